@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+'use strict'
+
+// npm run stack:up | stack:down | stack:status
+
+const stack = require('./stack/index')
+const { loadConfig } = require('../shared/src/config')
+
+const say = (m) => console.log(`[stack] ${m}`)
+
+async function main (command) {
+  const config = loadConfig()
+  if (command === 'up') {
+    const t0 = Date.now()
+    await stack.up(config, { say })
+    say(`up in ${((Date.now() - t0) / 1000).toFixed(1)} s — Kafka ${config.KAFKA_BROKERS.join(',')}, MySQL ${config.DB_HOST}:${config.DB_PORT}/${config.DB_NAME}`)
+  } else if (command === 'down') {
+    await stack.down(config, { say })
+  } else if (command === 'status') {
+    const s = await stack.status(config)
+    for (const [name, st] of Object.entries(s)) {
+      if (!st.local) say(`${name}: external (${st.brokers || st.host}), not managed here`)
+      else say(`${name}: ${st.pid ? `running, pid ${st.pid}, ${st.answering ? 'answering' : 'NOT answering'}` : 'stopped'} — log ${st.logFile}`)
+    }
+  } else {
+    throw new Error('usage: node scripts/stack.js up|down|status')
+  }
+}
+
+main(process.argv[2]).catch((err) => {
+  console.error(`[stack] ${err.message}`)
+  process.exit(1)
+})

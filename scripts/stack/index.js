@@ -1,0 +1,77 @@
+'use strict'
+
+// The local stack: a real Kafka broker and a real MariaDB server that the
+// project starts itself, used by `npm start`, `npm test` and `npm run stack:*`.
+// Services at non-loopback addresses (docker-compose, a cloud service) or with
+// STACK=off are never started: only checked for reachability by the caller.
+
+const kafka = require('./kafka')
+const mariadb = require('./mariadb')
+const { stackPaths, localServices } = require('./paths')
+const { createKafkaFromConfig } = require('../../shared/src/kafka/client')
+const { allTopicNames, ensureTopics } = require('../../shared/src/kafka/topics')
+const { createDb, ensureDatabase, migrateLatest } = require('../../shared/src/db')
+
+/**
+ * Brings the stack up: local servers, the database and migrations, the topics.
+ * @param {Readonly<Record<string, any>>} config
+ * @param {{ say?: (m: string) => void, databases?: string[] }} [opts]
+ */
+async function up (config, { say = () => {}, databases = [config.DB_NAME] } = {}) {
+  const paths = stackPaths(config)
+  const local = localServices(config)
+  const started = { kafka: false, mariadb: false }
+  // Start both servers concurrently: Kafka's JVM start-up dominates.
+  const [k, m] = await Promise.all([
+    local.kafka && kafka.up({ paths, port: local.kafka.port, version: config.STACK_KAFKA_VERSION, heap: config.STACK_KAFKA_HEAP, say }),
+    local.mariadb && mariadb.up({ paths, port: local.mariadb.port, bufferPool: config.STACK_DB_BUFFER_POOL, user: config.DB_USER, password: config.DB_PASSWORD, databases, say })
+  ])
+  started.kafka = Boolean(k && k.started)
+  started.mariadb = Boolean(m && m.started)
+  for (const name of databases) await migrate(config, name, say)
+  await createTopics(config, say)
+  return { started, local }
+}
+
+/** @param {Readonly<Record<string, any>>} config @param {string} database @param {(m: string) => void} say */
+async function migrate (config, database, say = () => {}) {
+  await ensureDatabase(config, database)
+  const db = createDb(config, { database })
+  try {
+    const applied = await migrateLatest(db)
+    if (applied.length) say(`applied ${applied.length} migration(s) to ${database}`)
+  } finally {
+    await db.destroy()
+  }
+}
+
+/** @param {Readonly<Record<string, any>>} config @param {(m: string) => void} say */
+async function createTopics (config, say = () => {}) {
+  const admin = createKafkaFromConfig(config).admin()
+  await admin.connect()
+  try {
+    const created = await ensureTopics(admin, allTopicNames(config), { partitions: config.KAFKA_PARTITIONS, replicationFactor: config.KAFKA_REPLICATION_FACTOR })
+    if (created.length) say(`created ${created.length} topic(s)`)
+  } finally {
+    await admin.disconnect()
+  }
+}
+
+/** Stops only what the project started (the servers with our pid files). */
+async function down (config, { say = () => {}, only = ['kafka', 'mariadb'] } = {}) {
+  const paths = stackPaths(config)
+  const local = localServices(config)
+  if (local.kafka && only.includes('kafka') && await kafka.down({ paths, port: local.kafka.port })) say('Kafka stopped')
+  if (local.mariadb && only.includes('mariadb') && await mariadb.down({ paths, port: local.mariadb.port })) say('MariaDB stopped')
+}
+
+async function status (config) {
+  const paths = stackPaths(config)
+  const local = localServices(config)
+  return {
+    kafka: local.kafka ? { local: true, ...await kafka.status({ paths, port: local.kafka.port }) } : { local: false, brokers: config.KAFKA_BROKERS },
+    mariadb: local.mariadb ? { local: true, ...await mariadb.status({ paths, port: local.mariadb.port }) } : { local: false, host: `${config.DB_HOST}:${config.DB_PORT}` }
+  }
+}
+
+module.exports = { up, down, status, migrate, createTopics }

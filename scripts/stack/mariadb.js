@@ -1,0 +1,154 @@
+'use strict'
+
+// A private MariaDB server for local use and tests: Debian's packages, our own
+// data directory under STACK_DIR, our own port (never 3306) and socket, and
+// durable settings so benchmark numbers are honest.
+
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const crypto = require('node:crypto')
+const { livePid, spawnDaemon, stopPid, waitFor, which, run, isRoot } = require('./proc')
+
+const SERVER_BINARIES = ['/usr/sbin/mariadbd', '/usr/sbin/mysqld']
+
+function findServer () {
+  return SERVER_BINARIES.find((p) => fs.existsSync(p)) || which('mariadbd')
+}
+
+/** Installs Debian's MariaDB without letting the package start a system server. */
+function install (say) {
+  if (!isRoot() || !which('apt-get')) {
+    throw new Error('MariaDB is not installed. Install it with `sudo apt-get install mariadb-server` ' +
+      '(or point DB_HOST at an existing MySQL 8 / MariaDB server and set STACK=off).')
+  }
+  say('installing MariaDB from Debian packages (once)…')
+  // policy-rc.d is Debian's switch for "do not start services from maintainer
+  // scripts"; we only add it if the machine has none, and remove it after.
+  const policy = '/usr/sbin/policy-rc.d'
+  const addedPolicy = !fs.existsSync(policy)
+  if (addedPolicy) fs.writeFileSync(policy, '#!/bin/sh\nexit 101\n', { mode: 0o755 })
+  const env = { ...aptEnv() }
+  const args = ['install', '-y', '-q', '--no-install-recommends', 'mariadb-server', 'mariadb-client']
+  try {
+    try {
+      run('apt-get', args, { env })
+    } catch {
+      run('apt-get', ['update', '-q'], { env })
+      run('apt-get', args, { env })
+    }
+  } finally {
+    if (addedPolicy) fs.rmSync(policy, { force: true })
+  }
+}
+
+function aptEnv () {
+  const { childEnv } = require('../../shared/src/config')
+  return childEnv({ DEBIAN_FRONTEND: 'noninteractive' })
+}
+
+/** @param {import('./paths').StackPaths} paths @param {number} port */
+function files (paths, port) {
+  const dir = paths.mariadb
+  // Unix socket paths are limited to ~108 bytes; fall back to the temp dir.
+  let socket = path.join(dir, 'mysqld.sock')
+  if (socket.length > 100) {
+    socket = path.join(os.tmpdir(), `switchyard-${crypto.createHash('sha1').update(dir).digest('hex').slice(0, 12)}.sock`)
+  }
+  return {
+    dir,
+    port,
+    data: path.join(dir, 'data'),
+    socket,
+    pidFile: path.join(dir, 'mariadb.pid'),
+    logFile: path.join(dir, 'mariadb.log')
+  }
+}
+
+/** Runs SQL as the server's administrative user over the private socket. */
+function adminSql (f, sql) {
+  const client = which('mariadb') || which('mysql')
+  if (!client) throw new Error('the mariadb client is missing; install mariadb-client')
+  return run(client, ['--no-defaults', `--socket=${f.socket}`, '-u', os.userInfo().username, '--batch', '--skip-column-names', '-e', sql])
+}
+
+/** @param {string} s */
+const quote = (s) => `'${String(s).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
+
+/**
+ * @param {{ paths: import('./paths').StackPaths, port: number, bufferPool: string,
+ *   user: string, password: string, databases: string[], say: (m: string) => void }} opts
+ */
+async function up ({ paths, port, bufferPool, user, password, databases, say }) {
+  const f = files(paths, port)
+  let pid = livePid(f.pidFile, 'mariadbd') || livePid(f.pidFile, 'mysqld')
+  const started = !pid
+  if (!pid) {
+    let server = findServer()
+    if (!server) { install(say); server = findServer() }
+    if (!server) throw new Error('MariaDB installation did not provide mariadbd')
+    fs.mkdirSync(f.data, { recursive: true })
+    const asRoot = isRoot() ? ['--user=root'] : []
+    if (!fs.existsSync(path.join(f.data, 'mysql'))) {
+      const installer = which('mariadb-install-db') || which('mysql_install_db')
+      if (!installer) throw new Error('mariadb-install-db is missing; install mariadb-server')
+      say('initialising the MariaDB data directory (once)…')
+      run(installer, ['--no-defaults', `--datadir=${f.data}`, ...asRoot, '--auth-root-authentication-method=socket', '--skip-test-db'])
+    }
+    say(`starting MariaDB on 127.0.0.1:${port} (log: ${path.relative(paths.root, f.logFile)})`)
+    pid = spawnDaemon(server, [
+      '--no-defaults',
+      ...asRoot,
+      `--datadir=${f.data}`,
+      `--port=${port}`,
+      '--bind-address=127.0.0.1',
+      `--socket=${f.socket}`,
+      `--pid-file=${path.join(f.dir, 'mariadbd.pid')}`,
+      `--log-error=${f.logFile}`,
+      // Durable: every commit is fsync'd (PERF.md: numbers are only honest so).
+      '--innodb-flush-log-at-trx-commit=1',
+      `--innodb-buffer-pool-size=${bufferPool}`,
+      '--innodb-log-file-size=256M',
+      '--max-connections=500',
+      '--max-allowed-packet=64M',
+      '--character-set-server=utf8mb4',
+      '--collation-server=utf8mb4_bin',
+      '--skip-name-resolve'
+    ], { pidFile: f.pidFile, logFile: path.join(f.dir, 'mariadb.out') })
+  }
+  await waitFor(async () => { adminSql(f, 'SELECT 1'); return true }, { what: 'MariaDB', timeoutMs: 60000, pid, logFile: f.logFile })
+  // Idempotent bootstrap: the application user and its databases.
+  const statements = [
+    `CREATE USER IF NOT EXISTS ${quote(user)}@'127.0.0.1' IDENTIFIED BY ${quote(password)}`,
+    `CREATE USER IF NOT EXISTS ${quote(user)}@'localhost' IDENTIFIED BY ${quote(password)}`,
+    `ALTER USER ${quote(user)}@'127.0.0.1' IDENTIFIED BY ${quote(password)}`,
+    `ALTER USER ${quote(user)}@'localhost' IDENTIFIED BY ${quote(password)}`,
+    ...databases.map((db) => `CREATE DATABASE IF NOT EXISTS \`${db.replace(/`/g, '')}\``),
+    // A private server for this project only: the app user may create test databases.
+    `GRANT ALL PRIVILEGES ON *.* TO ${quote(user)}@'127.0.0.1'`,
+    `GRANT ALL PRIVILEGES ON *.* TO ${quote(user)}@'localhost'`
+  ]
+  adminSql(f, statements.join(';\n'))
+  return { pid, started }
+}
+
+/** @param {{ paths: import('./paths').StackPaths, port: number }} opts */
+async function down ({ paths, port }) {
+  const f = files(paths, port)
+  const pid = livePid(f.pidFile, 'mariadbd') || livePid(f.pidFile, 'mysqld')
+  if (!pid) return false
+  await stopPid(pid, 60000)
+  fs.rmSync(f.pidFile, { force: true })
+  return true
+}
+
+/** @param {{ paths: import('./paths').StackPaths, port: number }} opts */
+async function status ({ paths, port }) {
+  const f = files(paths, port)
+  const pid = livePid(f.pidFile, 'mariadbd') || livePid(f.pidFile, 'mysqld')
+  let answering = false
+  if (pid) { try { adminSql(f, 'SELECT 1'); answering = true } catch {} }
+  return { pid, answering, logFile: f.logFile }
+}
+
+module.exports = { up, down, status }

@@ -1,0 +1,121 @@
+'use strict'
+
+// Small process helpers for the local stack: pid files that survive a crash
+// (a stale pid is detected by checking the process's command line, so a
+// reused pid never makes us think our server is up), waiting and stopping.
+
+const fs = require('node:fs')
+const net = require('node:net')
+const { spawn, spawnSync } = require('node:child_process')
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * The pid in `pidFile` if that process is alive and its command line
+ * contains `marker`; otherwise undefined (and a stale file is removed).
+ * @param {string} pidFile
+ * @param {string} marker
+ */
+function livePid (pidFile, marker) {
+  let pid
+  try { pid = Number(fs.readFileSync(pidFile, 'utf8').trim()) } catch { return undefined }
+  let cmdline = ''
+  try { cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ') } catch {}
+  if (pid > 0 && cmdline.includes(marker)) return pid
+  fs.rmSync(pidFile, { force: true })
+  return undefined
+}
+
+/**
+ * Starts a long-running server in the background, detached from this
+ * process, with stdout and stderr appended to `logFile`.
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {{ pidFile: string, logFile: string, cwd?: string, env?: Record<string,string> }} opts
+ */
+function spawnDaemon (cmd, args, { pidFile, logFile, cwd, env }) {
+  const out = fs.openSync(logFile, 'a')
+  const child = spawn(cmd, args, { cwd, env, detached: true, stdio: ['ignore', out, out] })
+  fs.closeSync(out)
+  fs.writeFileSync(pidFile, `${child.pid}\n`)
+  child.unref()
+  return child.pid
+}
+
+/** @param {number} pid */
+function isAlive (pid) {
+  try { process.kill(pid, 0); return true } catch { return false }
+}
+
+/**
+ * SIGTERM, then SIGKILL after `graceMs`. Resolves once the process is gone.
+ * @param {number} pid
+ * @param {number} graceMs
+ */
+async function stopPid (pid, graceMs = 20000) {
+  try { process.kill(pid, 'SIGTERM') } catch { return }
+  const deadline = Date.now() + graceMs
+  while (isAlive(pid) && Date.now() < deadline) await sleep(100)
+  if (isAlive(pid)) {
+    try { process.kill(pid, 'SIGKILL') } catch {}
+    while (isAlive(pid)) await sleep(50)
+  }
+}
+
+/**
+ * Polls `probe` until it resolves truthy. Fails fast if the daemon died,
+ * pointing at its log file.
+ * @param {() => Promise<boolean>} probe
+ * @param {{ what: string, timeoutMs: number, pid?: number, logFile?: string }} opts
+ */
+async function waitFor (probe, { what, timeoutMs, pid, logFile }) {
+  const deadline = Date.now() + timeoutMs
+  let lastError
+  while (Date.now() < deadline) {
+    try { if (await probe()) return } catch (err) { lastError = err }
+    if (pid !== undefined && !isAlive(pid)) {
+      throw new Error(`${what} exited during start-up; see ${logFile}\n${tail(logFile)}`)
+    }
+    await sleep(200)
+  }
+  throw new Error(`${what} not ready after ${timeoutMs} ms (${lastError ? lastError.message : 'no answer'}); see ${logFile}\n${tail(logFile)}`)
+}
+
+/** Last lines of a log file, for error messages. @param {string} [file] */
+function tail (file, lines = 15) {
+  if (!file) return ''
+  try { return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n') } catch { return '' }
+}
+
+/** @param {number} port @param {string} host */
+function canConnect (port, host = '127.0.0.1') {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host })
+    socket.once('connect', () => { socket.destroy(); resolve(true) })
+    socket.once('error', () => resolve(false))
+  })
+}
+
+/** @param {string} cmd */
+function which (cmd) {
+  const r = spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' })
+  return r.status === 0 ? r.stdout.trim() : undefined
+}
+
+/**
+ * Runs a command to completion, throwing with its output on failure.
+ * @param {string} cmd @param {string[]} args @param {import('node:child_process').SpawnSyncOptions} [opts]
+ */
+function run (cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...opts })
+  if (r.status !== 0) {
+    const output = `${r.stdout || ''}${r.stderr || ''}`.trim().split('\n').slice(-20).join('\n')
+    throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status}${r.error ? `, ${r.error.message}` : ''})\n${output}`)
+  }
+  return String(r.stdout || '')
+}
+
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0
+
+module.exports = { sleep, livePid, spawnDaemon, isAlive, stopPid, waitFor, tail, canConnect, which, run, isRoot }

@@ -1,0 +1,57 @@
+'use strict'
+
+/**
+ * Every environment variable Switchyard reads, in one place. `.env.example`,
+ * `docker-compose.yml`, the Helm chart and the README's configuration table
+ * are all checked against this list by tests.
+ *
+ * @typedef {'string' | 'integer' | 'number' | 'boolean' | 'list' | 'enum'} VarType
+ * @typedef {object} VarSpec
+ * @property {VarType} type
+ * @property {string | number | boolean | string[]} default
+ * @property {string} description
+ * @property {string[]} [values] allowed values for `enum`
+ * @property {number} [min] lower bound for `integer` and `number`
+ * @property {string} group a heading for the README table
+ */
+
+/** @type {Record<string, VarSpec>} */
+const schema = {
+  NODE_ENV: { group: 'process', type: 'enum', values: ['development', 'production', 'test'], default: 'development', description: 'Runtime mode; `test` makes the logger quiet by default.' },
+  LOG_LEVEL: { group: 'process', type: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info', description: 'pino log level.' },
+  HANDLERS: { group: 'process', type: 'list', default: ['all'], description: 'Handlers this process runs (comma separated): prepare, position, fulfil, timeout, notification, or `all`.' },
+  SHUTDOWN_TIMEOUT_MS: { group: 'process', type: 'integer', min: 100, default: 15000, description: 'How long graceful shutdown may take before the process exits anyway.' },
+
+  API_HOST: { group: 'api', type: 'string', default: '127.0.0.1', description: 'Interface the api-adapter listens on (`0.0.0.0` in containers).' },
+  API_PORT: { group: 'api', type: 'integer', min: 0, default: 3000, description: 'Port of the participant-facing FSPIOP API.' },
+  API_BODY_LIMIT_BYTES: { group: 'api', type: 'integer', min: 1024, default: 65536, description: 'Largest request body accepted; larger requests get a 3101/413 error.' },
+  HEALTH_PORT: { group: 'api', type: 'integer', min: 0, default: 3001, description: 'Port of `/health` for processes that run handlers without the API (each Kubernetes handler pod).' },
+  HUB_NAME: { group: 'api', type: 'string', default: 'Hub', description: 'The hub\'s own FSPIOP name, used as `FSPIOP-Source` on messages the hub makes.' },
+
+  KAFKA_BROKERS: { group: 'kafka', type: 'list', default: ['127.0.0.1:19092'], description: 'Kafka bootstrap servers. A single loopback address means the local stack runs the broker on that port.' },
+  KAFKA_CLIENT_ID: { group: 'kafka', type: 'string', default: 'switchyard', description: 'Client id prefix sent to the broker.' },
+  KAFKA_TOPIC_PREFIX: { group: 'kafka', type: 'string', default: 'switchyard.', description: 'Prefix of every topic name, so several installations can share a cluster.' },
+  KAFKA_PARTITIONS: { group: 'kafka', type: 'integer', min: 1, default: 6, description: 'Partitions per topic when topics are created.' },
+  KAFKA_REPLICATION_FACTOR: { group: 'kafka', type: 'integer', min: 1, default: 1, description: 'Replication factor when topics are created (3 in production clusters).' },
+  KAFKA_BATCH_MAX_BYTES: { group: 'kafka', type: 'integer', min: 1024, default: 1048576, description: 'Most bytes fetched per partition per batch.' },
+  KAFKA_MAX_WAIT_MS: { group: 'kafka', type: 'integer', min: 1, default: 100, description: 'Longest a fetch waits for data when none is available; fetches return at once when data arrives.' },
+  KAFKA_PARTITIONS_CONCURRENTLY: { group: 'kafka', type: 'integer', min: 1, default: 3, description: 'Partitions one consumer processes in parallel.' },
+  KAFKA_HANDLER_MAX_ATTEMPTS: { group: 'kafka', type: 'integer', min: 1, default: 5, description: 'Attempts at a message whose handler throws before it goes to the dead-letter topic.' },
+  KAFKA_RETRY_BACKOFF_MS: { group: 'kafka', type: 'integer', min: 1, default: 200, description: 'First retry delay after a failed batch; doubles per attempt, capped at 10 s.' },
+
+  DB_HOST: { group: 'db', type: 'string', default: '127.0.0.1', description: 'MySQL/MariaDB host. A loopback host means the local stack runs MariaDB on DB_PORT.' },
+  DB_PORT: { group: 'db', type: 'integer', min: 1, default: 13306, description: 'MySQL/MariaDB port (the local stack never uses 3306, so it cannot collide with a system server).' },
+  DB_USER: { group: 'db', type: 'string', default: 'switchyard', description: 'Database user.' },
+  DB_PASSWORD: { group: 'db', type: 'string', default: 'switchyard', description: 'Database password.' },
+  DB_NAME: { group: 'db', type: 'string', default: 'switchyard', description: 'Database (schema) name.' },
+  DB_POOL_MIN: { group: 'db', type: 'integer', min: 0, default: 0, description: 'Smallest connection pool size.' },
+  DB_POOL_MAX: { group: 'db', type: 'integer', min: 1, default: 10, description: 'Largest connection pool size.' },
+
+  STACK: { group: 'stack', type: 'enum', values: ['auto', 'off'], default: 'auto', description: '`auto` starts a local Kafka and MariaDB for loopback addresses; `off` never starts anything (docker-compose, Kubernetes).' },
+  STACK_DIR: { group: 'stack', type: 'string', default: '.stack', description: 'Folder (relative to the repository) for the local stack\'s downloads, data, pid and log files.' },
+  STACK_KAFKA_VERSION: { group: 'stack', type: 'string', default: '3.9.1', description: 'Apache Kafka version fetched from Maven Central for the local broker.' },
+  STACK_KAFKA_HEAP: { group: 'stack', type: 'string', default: '512m', description: 'JVM heap of the local Kafka broker.' },
+  STACK_DB_BUFFER_POOL: { group: 'stack', type: 'string', default: '256M', description: 'InnoDB buffer pool of the local MariaDB.' }
+}
+
+module.exports = { schema }

@@ -1,0 +1,7 @@
+'use strict'
+
+module.exports = {
+  ...require('./create-db'),
+  ...require('./with-transaction'),
+  ...require('./migrate')
+}
