@@ -18,7 +18,7 @@ async function main (command) {
     await stack.down(config, { say })
   } else if (command === 'status') {
     const s = await stack.status(config)
-    for (const [name, st] of Object.entries(s)) {
+    for (const [name, st] of /** @type {[string, any][]} */ (Object.entries(s))) {
       if (!st.local) say(`${name}: external (${st.brokers || st.host}), not managed here`)
       else say(`${name}: ${st.pid ? `running, pid ${st.pid}, ${st.answering ? 'answering' : 'NOT answering'}` : 'stopped'} — log ${st.logFile}`)
     }

@@ -57,7 +57,11 @@ async function createTopics (config, say = () => {}) {
   }
 }
 
-/** Stops only what the project started (the servers with our pid files). */
+/**
+ * Stops only what the project started (the servers with our pid files).
+ * @param {Readonly<Record<string, any>>} config
+ * @param {{ say?: (m: string) => void, only?: string[] }} [opts]
+ */
 async function down (config, { say = () => {}, only = ['kafka', 'mariadb'] } = {}) {
   const paths = stackPaths(config)
   const local = localServices(config)
@@ -65,6 +69,7 @@ async function down (config, { say = () => {}, only = ['kafka', 'mariadb'] } = {
   if (local.mariadb && only.includes('mariadb') && await mariadb.down({ paths, port: local.mariadb.port })) say('MariaDB stopped')
 }
 
+/** @param {Readonly<Record<string, any>>} config */
 async function status (config) {
   const paths = stackPaths(config)
   const local = localServices(config)

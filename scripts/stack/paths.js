@@ -8,7 +8,7 @@ const path = require('node:path')
 
 const root = path.resolve(__dirname, '..', '..')
 
-/** @param {{ STACK_DIR: string }} config @returns {StackPaths} */
+/** @param {import('../../shared/src/config').Config} config @returns {StackPaths} */
 function stackPaths (config) {
   const stack = path.resolve(root, config.STACK_DIR)
   return {
@@ -25,7 +25,7 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1'])
 /**
  * The local stack runs a service only for loopback addresses, and never
  * when STACK=off: an external Kafka or MySQL is left alone.
- * @param {{ STACK: string, KAFKA_BROKERS: readonly string[], DB_HOST: string, DB_PORT: number }} config
+ * @param {import('../../shared/src/config').Config} config
  */
 function localServices (config) {
   const auto = config.STACK === 'auto'

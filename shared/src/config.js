@@ -6,7 +6,8 @@
 const { schema } = require('./config-schema')
 
 /**
- * @typedef {Readonly<Record<string, any>>} Config
+ * The validated configuration: one property per schema variable.
+ * @typedef {{ readonly [name: string]: any }} Config
  */
 
 class ConfigError extends Error {

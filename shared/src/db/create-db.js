@@ -4,8 +4,7 @@ const knexFactory = require('knex')
 
 /**
  * @typedef {import('knex').Knex} Knex
- * @typedef {{ DB_HOST: string, DB_PORT: number, DB_USER: string, DB_PASSWORD: string,
- *   DB_NAME: string, DB_POOL_MIN: number, DB_POOL_MAX: number }} DbConfig
+ * @typedef {import('../config').Config} DbConfig
  */
 
 /**
@@ -34,7 +33,20 @@ function createDb (config, { database } = {}) {
       charset: 'utf8mb4',
       multipleStatements: false
     },
-    pool: { min: config.DB_POOL_MIN, max: config.DB_POOL_MAX },
+    pool: {
+      min: config.DB_POOL_MIN,
+      max: config.DB_POOL_MAX,
+      // READ COMMITTED: `SELECT … FOR UPDATE` locks the rows it finds and no
+      // gaps, so consumers of different partitions never block each other
+      // through next-key locks on shared index ranges. Set once per
+      // connection instead of once per transaction.
+      afterCreate: (conn, done) => {
+        conn.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED', (err) => {
+          if (err) return done(err, conn)
+          conn.query("SET time_zone = '+00:00'", (err2) => done(err2, conn))
+        })
+      }
+    },
     acquireConnectionTimeout: 10000
   })
 }

@@ -37,7 +37,7 @@ function createKafka ({ brokers, clientId, logger }) {
 
 /**
  * @param {import('pino').Logger} [logger]
- * @param {{ KAFKA_BROKERS: readonly string[], KAFKA_CLIENT_ID: string }} config
+ * @param {import('../config').Config} config
  */
 function createKafkaFromConfig (config, logger) {
   return createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID, logger })

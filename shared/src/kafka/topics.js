@@ -21,7 +21,7 @@ const DLQ_SUFFIX = '.dlq'
 
 /**
  * The full topic name of a logical topic.
- * @param {{ KAFKA_TOPIC_PREFIX: string }} config
+ * @param {import('../config').Config} config
  * @param {keyof typeof TOPICS} logical
  */
 function topicName (config, logical) {
@@ -35,7 +35,7 @@ const deadLetterTopic = (topic) => `${topic}${DLQ_SUFFIX}`
 
 /**
  * Every topic the installation needs, with its dead-letter topic.
- * @param {{ KAFKA_TOPIC_PREFIX: string }} config
+ * @param {import('../config').Config} config
  */
 function allTopicNames (config) {
   return Object.keys(TOPICS).flatMap((t) => {

@@ -1,0 +1,33 @@
+# One image for every Switchyard process; the command picks which one runs
+# (api-adapter by default, `node handlers/src/main.js` with HANDLERS=...,
+# `node scripts/migrate.js`, `node scripts/create-topics.js`).
+
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+# Manifests only, so the dependency layer is rebuilt only when they change.
+# perf/package.json is here because npm ci checks every workspace in the lock.
+COPY package.json .
+COPY shared/package.json shared/
+COPY api-adapter/package.json api-adapter/
+COPY handlers/package.json handlers/
+COPY perf/package.json perf/
+RUN npm ci --omit=dev --no-audit --no-fund \
+ && mkdir -p shared/node_modules api-adapter/node_modules handlers/node_modules \
+ && npm cache clean --force
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+# Files stay owned by root: the app runs as `node` and cannot modify its code.
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=deps /app/shared/node_modules ./shared/node_modules
+COPY --from=deps /app/api-adapter/node_modules ./api-adapter/node_modules
+COPY --from=deps /app/handlers/node_modules ./handlers/node_modules
+COPY package.json .
+COPY shared/ shared/
+COPY api-adapter/ api-adapter/
+COPY handlers/ handlers/
+COPY scripts/ scripts/
+USER node
+EXPOSE 3000 3001
+CMD ["node", "api-adapter/src/server.js"]

@@ -1,0 +1,237 @@
+'use strict'
+
+// The one place that owns the order of a consumer's work (DESIGN.md rule 1):
+//
+//   DB transaction commits → outgoing messages produced (acks=all) → offsets committed
+//
+// The handler's effects, the partition's applied offset and the messages the
+// handler wants to send are written in one transaction. A crash anywhere later
+// redelivers the batch; records at or below the applied offset are then
+// recognised as redeliveries: they are not applied again, and what they
+// emitted the first time is emitted again from the stored copy.
+
+const { toWire, fromKafka } = require('./envelope')
+const { deadLetterTopic } = require('./topics')
+const { isRetriable } = require('./retriable')
+const { readProgress, recordProgress } = require('./progress')
+const { withTransaction } = require('../db/with-transaction')
+
+const MAX_BACKOFF_MS = 10000
+
+/**
+ * @typedef {import('./envelope').IncomingMessage} IncomingMessage
+ * @typedef {import('./envelope').OutgoingMessage} OutgoingMessage
+ * @typedef {(deps: { trx: import('knex').Knex.Transaction, batch: { topic: string, partition: number } },
+ *   messages: IncomingMessage[]) => Promise<{ outgoing?: OutgoingMessage[] }>} HandleBatch
+ * @typedef {object} RunnerOptions
+ * @property {import('kafkajs').Kafka} kafka
+ * @property {import('knex').Knex} db
+ * @property {ReturnType<typeof import('./producer').createProducer>} producer a connected producer
+ * @property {import('pino').Logger} logger
+ * @property {string} groupId
+ * @property {string[]} topics
+ * @property {HandleBatch} handleBatch
+ * @property {RunnerSettings} settings
+ * @property {{ afterDbCommit?: (info: { topic: string, partition: number, lastOffset: bigint }) => void | Promise<void> }} [hooks] test seams for fault injection
+ */
+
+/**
+ * @typedef {{ maxAttempts: number, backoffMs: number, maxWaitMs: number, maxBytesPerPartition: number,
+ *   partitionsConcurrently: number, sessionTimeoutMs: number }} RunnerSettings
+ */
+
+/** @param {Readonly<Record<string, any>>} config @returns {RunnerSettings} */
+function runnerSettings (config) {
+  return {
+    maxAttempts: config.KAFKA_HANDLER_MAX_ATTEMPTS,
+    backoffMs: config.KAFKA_RETRY_BACKOFF_MS,
+    maxWaitMs: config.KAFKA_MAX_WAIT_MS,
+    maxBytesPerPartition: config.KAFKA_BATCH_MAX_BYTES,
+    partitionsConcurrently: config.KAFKA_PARTITIONS_CONCURRENTLY,
+    sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS
+  }
+}
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** @param {number} attempt @param {number} base */
+const backoff = (attempt, base) => Math.min(MAX_BACKOFF_MS, base * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2)
+
+/**
+ * @param {IncomingMessage} record
+ * @param {any} err
+ * @param {number} attempts
+ * @returns {OutgoingMessage}
+ */
+function toDeadLetter (record, err, attempts) {
+  return {
+    topic: deadLetterTopic(record.topic),
+    key: record.key ?? '',
+    value: {
+      topic: record.topic,
+      partition: record.partition,
+      offset: String(record.offset),
+      key: record.key,
+      value: record.parseError ? record.raw : record.value,
+      headers: record.headers,
+      error: { message: String(err && err.message), code: err && err.code, attempts }
+    },
+    headers: { ...record.headers, 'x-error': String(err && err.message).slice(0, 500) }
+  }
+}
+
+/** @param {import('kafkajs').Kafka} kafka */
+async function describeClusterId (kafka) {
+  const admin = kafka.admin()
+  await admin.connect()
+  try {
+    return (await admin.describeCluster()).clusterId
+  } finally {
+    await admin.disconnect()
+  }
+}
+
+/**
+ * Creates and starts a consumer. Returns `stop()`, which lets the batch in
+ * progress finish (commit, produce, offsets) before disconnecting.
+ * @param {RunnerOptions} opts
+ */
+async function runConsumer (opts) {
+  const { kafka, db, producer, logger, groupId, topics, handleBatch, settings, hooks = {} } = opts
+  const log = logger.child({ consumer: groupId })
+  const consumer = kafka.consumer({
+    groupId,
+    allowAutoTopicCreation: false,
+    maxWaitTimeInMs: settings.maxWaitMs,
+    maxBytesPerPartition: settings.maxBytesPerPartition,
+    sessionTimeout: settings.sessionTimeoutMs,
+    heartbeatInterval: Math.max(500, Math.floor(settings.sessionTimeoutMs / 10)),
+    retry: { initialRetryTime: 200, retries: 10 }
+  })
+  // After a crash we may re-emit a stored range that extends past the records
+  // of the current fetch; remember it so the rest of that range is skipped.
+  /** @type {Map<string, bigint>} */
+  const replayedThrough = new Map()
+
+  /**
+   * One attempt: a single transaction over `records`. A record that is a
+   * poison pill gets `deadLetter` set and is stored as applied with its
+   * dead-letter message as its only output.
+   * @param {{ topic: string, partition: number }} batch
+   * @param {IncomingMessage[]} records
+   * @param {{ deadLetter?: { err: any, attempts: number } }} [mode]
+   */
+  async function applyOnce (batch, records, mode = {}) {
+    const where = { group: groupId, topic: `${clusterId}/${batch.topic}`, partition: batch.partition, fromOffset: records[0].offset }
+    return withTransaction(db, async (trx) => {
+      const { appliedThrough, rows } = await readProgress(trx, where)
+      const fresh = records.filter((r) => r.offset > appliedThrough)
+      const lastRecord = records[records.length - 1].offset
+      const replay = rows.filter((r) => r.firstOffset <= lastRecord).flatMap((r) => r.outgoing)
+      const replayEnd = rows.reduce((max, r) => (r.firstOffset <= lastRecord && r.lastOffset > max ? r.lastOffset : max), -1n)
+      /** @type {import('./envelope').WireMessage[]} */
+      let outgoing = []
+      if (fresh.length) {
+        if (mode.deadLetter) {
+          outgoing = fresh.map((r) => toWire(toDeadLetter(r, mode.deadLetter.err, mode.deadLetter.attempts)))
+        } else {
+          const unparsable = fresh.find((r) => r.parseError)
+          if (unparsable) throw Object.assign(new Error(`message is not JSON: ${unparsable.parseError.message}`), { retriable: false })
+          const result = await handleBatch({ trx, batch }, fresh)
+          outgoing = (result && result.outgoing ? result.outgoing : []).map(toWire)
+        }
+        await recordProgress(trx, where, { firstOffset: fresh[0].offset, lastOffset: fresh[fresh.length - 1].offset, outgoing })
+      }
+      return { replay, replayEnd, outgoing, applied: fresh.length }
+    })
+  }
+
+  /**
+   * Retries `work` with backoff. Retriable failures (database or broker away)
+   * retry for as long as the consumer runs; others stop after maxAttempts.
+   * @template T
+   * @param {() => Promise<T>} work
+   * @param {{ isRunning: () => boolean, heartbeat: () => Promise<void>, what: string, bounded: boolean }} ctx
+   * @returns {Promise<{ ok: boolean, value?: T, err?: any, attempts: number }>}
+   */
+  async function withRetries (work, ctx) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return { ok: true, value: await work(), attempts: attempt }
+      } catch (err) {
+        const retriable = isRetriable(err)
+        log.warn({ err, attempt, retriable }, `${ctx.what} failed`)
+        if (ctx.bounded && !retriable && attempt >= settings.maxAttempts) return { ok: false, err, attempts: attempt }
+        if (!ctx.isRunning()) throw err
+        await sleep(backoff(attempt, settings.backoffMs))
+        await ctx.heartbeat().catch(() => {})
+      }
+    }
+  }
+
+  /**
+   * @param {{ topic: string, partition: number }} batch
+   * @param {IncomingMessage[]} records
+   * @param {{ isRunning: () => boolean, heartbeat: () => Promise<void> }} ctx
+   */
+  async function processRecords (batch, records, ctx) {
+    const whole = await withRetries(() => applyOnce(batch, records), { ...ctx, what: 'batch', bounded: true })
+    if (whole.ok) return [whole.value]
+    // Isolate the poison pill: apply records one by one; the one that keeps
+    // failing goes to the dead-letter topic and the partition moves on.
+    const results = []
+    for (const record of records) {
+      const one = await withRetries(() => applyOnce(batch, [record]), { ...ctx, what: `offset ${record.offset}`, bounded: true })
+      if (one.ok) { results.push(one.value); continue }
+      log.error({ err: one.err, topic: batch.topic, partition: batch.partition, offset: String(record.offset) }, 'dead-lettering message')
+      const dead = await withRetries(() => applyOnce(batch, [record], { deadLetter: { err: one.err, attempts: one.attempts } }), { ...ctx, what: 'dead-letter', bounded: false })
+      if (dead.ok) results.push(dead.value)
+    }
+    return results
+  }
+
+  // Offsets restart at 0 on a new cluster (a wiped local broker): progress is
+  // scoped by cluster id so old rows can never make new records look applied.
+  const clusterId = await describeClusterId(kafka)
+  await consumer.connect()
+  for (const topic of topics) await consumer.subscribe({ topic, fromBeginning: true })
+  await consumer.run({
+    autoCommit: false,
+    eachBatchAutoResolve: false,
+    partitionsConsumedConcurrently: settings.partitionsConcurrently,
+    eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
+      if (!batch.messages.length || isStale()) return
+      const partKey = `${batch.topic}:${batch.partition}`
+      const skipThrough = replayedThrough.get(partKey) ?? -1n
+      const records = batch.messages.map((m) => fromKafka(batch.topic, batch.partition, m)).filter((r) => r.offset > skipThrough)
+      const lastFetched = BigInt(batch.messages[batch.messages.length - 1].offset)
+      let commitThrough = lastFetched
+      if (records.length) {
+        const ctx = { isRunning, heartbeat }
+        const results = await processRecords(batch, records, ctx)
+        const lastOffset = records[records.length - 1].offset
+        if (hooks.afterDbCommit) await hooks.afterDbCommit({ topic: batch.topic, partition: batch.partition, lastOffset })
+        const toSend = results.flatMap((r) => [...r.replay, ...r.outgoing])
+        const sent = await withRetries(() => producer.send(toSend), { ...ctx, what: 'produce', bounded: false })
+        if (!sent.ok) throw sent.err
+        const replayEnd = results.reduce((max, r) => (r.replayEnd > max ? r.replayEnd : max), -1n)
+        if (replayEnd > lastFetched) { replayedThrough.set(partKey, replayEnd); commitThrough = replayEnd }
+      }
+      resolveOffset(String(lastFetched))
+      // Only now, with effects committed and messages acknowledged, may the
+      // broker forget the records.
+      await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: String(commitThrough + 1n) }])
+      await heartbeat()
+    }
+  })
+
+  return {
+    consumer,
+    async stop () {
+      await consumer.disconnect()
+    }
+  }
+}
+
+module.exports = { runConsumer, runnerSettings }

@@ -1,0 +1,56 @@
+'use strict'
+
+// Graceful shutdown: on SIGTERM/SIGINT, close every registered resource in
+// the reverse order of registration (stop consuming before closing the
+// producer, close the producer before the database), then exit. A timeout
+// guarantees the process ends even if something hangs.
+
+/**
+ * @param {{ logger: import('pino').Logger, timeoutMs: number, exit?: (code: number) => void }} opts
+ */
+function createLifecycle ({ logger, timeoutMs, exit = (code) => process.exit(code) }) {
+  /** @type {{ name: string, close: () => Promise<void> | void }[]} */
+  const resources = []
+  /** @type {Promise<void> | undefined} */
+  let closing
+
+  /** Registers a resource; returns it for chaining. @template T @param {string} name @param {() => Promise<void> | void} close @param {T} [resource] */
+  function add (name, close, resource) {
+    resources.push({ name, close })
+    return resource
+  }
+
+  /** Closes everything once, newest first. Resolves when done. @param {string} reason */
+  function shutdown (reason) {
+    if (closing) return closing
+    logger.info({ reason }, 'shutting down')
+    closing = (async () => {
+      for (const { name, close } of [...resources].reverse()) {
+        try {
+          await close()
+          logger.debug({ resource: name }, 'closed')
+        } catch (err) {
+          logger.error({ err, resource: name }, 'error while closing')
+        }
+      }
+    })()
+    return closing
+  }
+
+  function installSignalHandlers () {
+    for (const signal of ['SIGTERM', 'SIGINT']) {
+      process.once(signal, () => {
+        const timer = setTimeout(() => {
+          logger.error({ timeoutMs }, 'shutdown timed out; exiting')
+          exit(1)
+        }, timeoutMs)
+        timer.unref()
+        shutdown(signal).then(() => exit(0))
+      })
+    }
+  }
+
+  return { add, shutdown, installSignalHandlers }
+}
+
+module.exports = { createLifecycle }

@@ -1,0 +1,156 @@
+'use strict'
+
+// The consumer runner against the real broker and database: the order
+// DB commit → produce → offset commit, redelivery, dead letters, and a process
+// killed between the DB commit and the produce.
+
+const path = require('node:path')
+const os = require('node:os')
+const fs = require('node:fs')
+const { spawn } = require('node:child_process')
+const { testConfig, unique } = require('../../../test/support/config')
+const { createTestKafka } = require('../../../test/support/kafka')
+const { waitUntil } = require('../../../test/support/wait')
+const { childEnv } = require('../../src/config')
+const { createLogger } = require('../../src/logger')
+const { createDb } = require('../../src/db')
+const { runConsumer, runnerSettings, createProducer, deadLetterTopic } = require('../../src/kafka')
+const { createEchoHandler, createEffectsTable } = require('../fixtures/echo-handler')
+
+const config = testConfig()
+const logger = createLogger(config)
+const settings = { ...runnerSettings(config), maxAttempts: 3, backoffMs: 10, maxWaitMs: 50, partitionsConcurrently: 1 }
+
+let db
+let tk
+let producer
+const stops = []
+
+beforeAll(async () => {
+  db = createDb(config)
+  tk = createTestKafka(config)
+  await tk.connect()
+  producer = createProducer({ kafka: tk.kafka })
+  await producer.connect()
+})
+
+afterEach(async () => {
+  while (stops.length) await stops.pop()()
+})
+
+afterAll(async () => {
+  await producer.disconnect()
+  await tk.close()
+  await db.destroy()
+})
+
+/** A fresh input topic, output topic, effects table and group for one test. */
+async function scenario (partitions = 1) {
+  const id = unique()
+  const s = { inTopic: `test.${id}.in`, outTopic: `test.${id}.out`, table: `effects_${id}`, groupId: `group-${id}` }
+  await tk.createTopics([s.inTopic, s.outTopic, deadLetterTopic(s.inTopic)], partitions)
+  await createEffectsTable(db, s.table)
+  return s
+}
+
+async function start (s, handlerOpts = {}) {
+  const runner = await runConsumer({
+    kafka: tk.kafka,
+    db,
+    producer,
+    logger,
+    groupId: s.groupId,
+    topics: [s.inTopic],
+    handleBatch: createEchoHandler({ table: s.table, outTopic: s.outTopic, ...handlerOpts }),
+    settings
+  })
+  stops.push(() => runner.stop())
+  return runner
+}
+
+const ids = (n, prefix) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`)
+const effects = async (s) => Object.fromEntries((await db(s.table).select('id', 'applied')).map((r) => [r.id, r.applied]))
+
+test('applies a batch once, emits its messages, then commits the offsets', async () => {
+  const s = await scenario(3)
+  const out = await tk.collect(s.outTopic)
+  const sent = ids(30, 'm')
+  await tk.send(sent.map((id) => ({ topic: s.inTopic, key: id, value: { id } })))
+  await start(s)
+
+  await out.waitForCount(30)
+  expect(out.messages.map((m) => m.value.id).sort()).toEqual([...sent].sort())
+  expect(await effects(s)).toEqual(Object.fromEntries(sent.map((id) => [id, 1])))
+  await waitUntil(async () => (await tk.committed(s.groupId, s.inTopic)).reduce((a, b) => a + b, 0) === 30, { what: 'offsets committed' })
+})
+
+test('a batch whose DB transaction fails is rolled back, redelivered and applied once', async () => {
+  const s = await scenario()
+  const out = await tk.collect(s.outTopic)
+  const sent = ids(10, 'r')
+  await tk.send(sent.map((id) => ({ topic: s.inTopic, key: 'one-partition', value: { id } })))
+  await start(s, { failFirstAttempts: 2 })
+
+  await out.waitForCount(10)
+  expect(await effects(s)).toEqual(Object.fromEntries(sent.map((id) => [id, 1])))
+  await waitUntil(async () => (await tk.committed(s.groupId, s.inTopic))[0] === 10, { what: 'offset 10 committed' })
+  expect(out.messages).toHaveLength(10)
+})
+
+test('a message whose handler keeps throwing goes to the dead-letter topic and the partition moves on', async () => {
+  const s = await scenario()
+  const out = await tk.collect(s.outTopic)
+  const dlq = await tk.collect(deadLetterTopic(s.inTopic))
+  await tk.send([
+    { topic: s.inTopic, key: 'k', value: { id: 'before' } },
+    { topic: s.inTopic, key: 'k', value: { id: 'poison', poison: true } },
+    { topic: s.inTopic, key: 'k', value: { id: 'after' } }
+  ])
+  await tk.sendRaw([{ topic: s.inTopic, key: 'k', value: 'not json {' }])
+  await tk.send([{ topic: s.inTopic, key: 'k', value: { id: 'last' } }])
+  await start(s)
+
+  await dlq.waitForCount(2)
+  await out.waitForCount(3)
+  const [poison, garbage] = dlq.messages
+  expect(poison.value).toMatchObject({ topic: s.inTopic, partition: 0, offset: '1', value: { id: 'poison', poison: true }, error: { message: 'cannot handle poison', attempts: 3 } })
+  expect(garbage.value).toMatchObject({ offset: '3', value: 'not json {' })
+  expect(garbage.value.error.message).toMatch(/not JSON/)
+  expect(out.messages.map((m) => m.value.id)).toEqual(['before', 'after', 'last'])
+  expect(await effects(s)).toEqual({ before: 1, after: 1, last: 1 })
+  await waitUntil(async () => (await tk.committed(s.groupId, s.inTopic))[0] === 5, { what: 'offset 5 committed' })
+})
+
+test('a process killed between the DB commit and the produce re-emits after restart without applying twice', async () => {
+  const s = await scenario()
+  const out = await tk.collect(s.outTopic)
+  const sent = ids(50, 'c')
+  await tk.send(sent.map((id) => ({ topic: s.inTopic, key: 'one-partition', value: { id } })))
+  const crashFile = path.join(os.tmpdir(), `${s.groupId}.crashed`)
+  const child = path.join(__dirname, '..', 'fixtures', 'runner-child.js')
+  // The minimum session timeout the broker allows, so the killed member's
+  // partition moves to its replacement quickly.
+  const env = childEnv({ NODE_ENV: 'test', DB_NAME: config.DB_NAME, LOG_LEVEL: 'warn', KAFKA_SESSION_TIMEOUT_MS: '6000' })
+  const runChild = () => {
+    const proc = spawn(process.execPath, [child, s.inTopic, s.outTopic, s.table, s.groupId, crashFile], { env, stdio: ['ignore', 'inherit', 'inherit'] })
+    const exited = new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })))
+    return { proc, exited }
+  }
+
+  const first = runChild()
+  expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' })
+  const afterCrash = await effects(s)
+  // The first batch's effects were committed, but nothing was produced.
+  expect(Object.keys(afterCrash).length).toBeGreaterThan(0)
+  expect(Object.values(afterCrash).every((n) => n === 1)).toBe(true)
+  expect(out.messages).toHaveLength(0)
+  expect(await tk.committed(s.groupId, s.inTopic)).toEqual([-1])
+
+  const second = runChild()
+  stops.push(async () => { second.proc.kill('SIGTERM'); await second.exited })
+  await out.waitForCount(50)
+  await waitUntil(async () => (await tk.committed(s.groupId, s.inTopic))[0] === 50, { what: 'offset 50 committed' })
+  expect(await effects(s)).toEqual(Object.fromEntries(sent.map((id) => [id, 1])))
+  expect(out.messages.map((m) => m.value.id).sort()).toEqual([...sent].sort())
+  fs.rmSync(crashFile, { force: true })
+})

@@ -1,0 +1,22 @@
+'use strict'
+
+// Brings up the real local stack (Kafka + MariaDB) once for the integration
+// tests, with a database of its own. Stops afterwards only what it started.
+
+const fs = require('node:fs')
+const path = require('node:path')
+const stack = require('../scripts/stack/index')
+const { testConfig, TEST_DB } = require('./support/config')
+
+const MARKER = path.join(__dirname, '..', '.stack', 'started-by-tests.json')
+
+module.exports = async function globalSetup () {
+  const config = testConfig()
+  const t0 = Date.now()
+  const { started } = await stack.up(config, { databases: [TEST_DB], say: (m) => console.log(`\n[stack] ${m}`) })
+  console.log(`\n[stack] ready in ${Date.now() - t0} ms`)
+  fs.mkdirSync(path.dirname(MARKER), { recursive: true })
+  fs.writeFileSync(MARKER, JSON.stringify(started))
+}
+
+module.exports.MARKER = MARKER
