@@ -17,7 +17,7 @@
 
 /** @type {Record<string, VarSpec>} */
 const schema = {
-  NODE_ENV: { group: 'process', type: 'enum', values: ['development', 'production', 'test'], default: 'development', description: 'Runtime mode; `test` makes the logger quiet by default.' },
+  NODE_ENV: { group: 'process', type: 'enum', values: ['development', 'production', 'test'], default: 'development', description: 'Runtime mode (development, production or test).' },
   LOG_LEVEL: { group: 'process', type: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info', description: 'pino log level.' },
   HANDLERS: { group: 'process', type: 'list', default: ['all'], description: 'Handlers this process runs (comma separated): prepare, position, fulfil, timeout, notification, or `all`.' },
   SHUTDOWN_TIMEOUT_MS: { group: 'process', type: 'integer', min: 100, default: 15000, description: 'How long graceful shutdown may take before the process exits anyway.' },

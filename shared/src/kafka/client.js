@@ -4,7 +4,7 @@
 // that the rest of the code needs is re-exported from here, so swapping or
 // upgrading the client library touches one file.
 
-const { Kafka, logLevel, CompressionTypes } = require('kafkajs')
+const { Kafka, logLevel, CompressionTypes, Partitioners } = require('kafkajs')
 
 const toPinoLevel = {
   [logLevel.ERROR]: 'error',
@@ -43,4 +43,8 @@ function createKafkaFromConfig (config, logger) {
   return createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID, logger })
 }
 
-module.exports = { createKafka, createKafkaFromConfig, CompressionTypes }
+// murmur2, the same partitioner as the Java client, so keys land on the same
+// partitions whichever client produced them.
+const defaultPartitioner = Partitioners.DefaultPartitioner
+
+module.exports = { createKafka, createKafkaFromConfig, CompressionTypes, defaultPartitioner }

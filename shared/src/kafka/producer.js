@@ -1,5 +1,7 @@
 'use strict'
 
+const { defaultPartitioner } = require('./client')
+
 /**
  * A producer that sends many messages per request and waits for all in-sync
  * replicas (acks=all): when send() resolves, the messages are durable.
@@ -9,6 +11,7 @@
 function createProducer ({ kafka }) {
   const producer = kafka.producer({
     allowAutoTopicCreation: false,
+    createPartitioner: defaultPartitioner,
     // Retries inside kafkajs cover leader moves; the runner retries beyond that.
     retry: { initialRetryTime: 100, retries: 5 }
   })

@@ -1,0 +1,39 @@
+'use strict'
+
+/**
+ * GET /health: 200 when Kafka and the database answer, 502 otherwise (as a
+ * Mojaloop hub does), with the status of each.
+ * @param {import('fastify').FastifyInstance} app
+ * @param {{ health: () => Promise<{ status: string }> }} opts
+ */
+async function healthRoutes (app, { health }) {
+  app.get('/health', {
+    schema: {
+      summary: 'Liveness and readiness: broker and datastore connectivity',
+      response: {
+        '2xx': { $ref: 'HealthReport#' },
+        '5xx': { $ref: 'HealthReport#' }
+      }
+    }
+  }, async (_request, reply) => {
+    const report = await health()
+    return reply.code(report.status === 'OK' ? 200 : 502).send(report)
+  })
+}
+
+const healthReportSchema = {
+  $id: 'HealthReport',
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: ['OK', 'DOWN'] },
+    uptime: { type: 'integer' },
+    startTime: { type: 'string' },
+    versionNumber: { type: 'string' },
+    services: {
+      type: 'array',
+      items: { type: 'object', properties: { name: { type: 'string' }, status: { type: 'string' } } }
+    }
+  }
+}
+
+module.exports = { healthRoutes, healthReportSchema }

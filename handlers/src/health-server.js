@@ -1,0 +1,29 @@
+'use strict'
+
+const http = require('node:http')
+
+/**
+ * A tiny /health endpoint for processes that run handlers without the API
+ * (one per Kubernetes pod), so probes see broker and database connectivity.
+ * @param {{ port: number, host: string, health: () => Promise<{ status: string }> }} opts
+ * @returns {Promise<http.Server>}
+ */
+function startHealthServer ({ port, host, health }) {
+  const server = http.createServer((req, res) => {
+    if (req.method !== 'GET' || (req.url !== '/health' && req.url !== '/health/')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":"NOT_FOUND"}')
+      return
+    }
+    health().then((report) => {
+      res.writeHead(report.status === 'OK' ? 200 : 502, { 'content-type': 'application/json' }).end(JSON.stringify(report))
+    }, (err) => {
+      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'DOWN', error: err.message }))
+    })
+  })
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => resolve(server))
+  })
+}
+
+module.exports = { startHealthServer }

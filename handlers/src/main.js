@@ -1,0 +1,83 @@
+'use strict'
+
+// Runs the handlers named in HANDLERS (or on the command line):
+//   node handlers/src/main.js prepare position
+//   HANDLERS=position node handlers/src/main.js
+// Production runs one handler per process (one Deployment each); `npm start`
+// runs all of them next to the API through startHandlers().
+
+const { loadConfig } = require('@switchyard/shared/config')
+const { createLogger } = require('@switchyard/shared/logger')
+const { createLifecycle } = require('@switchyard/shared/lifecycle')
+const { createRuntime } = require('@switchyard/shared/runtime')
+const { runConsumer, runnerSettings } = require('@switchyard/shared/kafka')
+const { HANDLERS, names } = require('./registry')
+const { startHealthServer } = require('./health-server')
+
+/**
+ * @param {string[]} requested
+ * @returns {string[]}
+ */
+function resolveNames (requested) {
+  const wanted = requested.includes('all') ? names() : requested
+  const unknown = wanted.filter((n) => !HANDLERS[n])
+  if (unknown.length) throw new Error(`unknown handler(s): ${unknown.join(', ')}; known: ${names().join(', ')}`)
+  return wanted
+}
+
+/**
+ * Starts handlers in this process, each registered with the lifecycle so
+ * shutdown lets the batch in flight finish before anything closes.
+ * @param {Awaited<ReturnType<typeof createRuntime>>} runtime
+ * @param {string[]} requested
+ */
+async function startHandlers (runtime, requested) {
+  const started = []
+  for (const name of resolveNames(requested)) {
+    const logger = runtime.logger.child({ handler: name })
+    const spec = HANDLERS[name]().create({ ...runtime, logger })
+    if (spec.handleBatch) {
+      const runner = await runConsumer({
+        kafka: runtime.kafka,
+        db: runtime.db,
+        producer: runtime.producer,
+        logger,
+        groupId: spec.groupId,
+        topics: spec.topics,
+        handleBatch: spec.handleBatch,
+        settings: { ...runnerSettings(runtime.config), ...spec.settings }
+      })
+      runtime.lifecycle.add(`${name} consumer`, () => runner.stop())
+    } else {
+      await spec.start()
+      runtime.lifecycle.add(name, () => spec.stop())
+    }
+    started.push(name)
+  }
+  return started
+}
+
+async function main () {
+  const config = loadConfig()
+  const logger = createLogger(config, { name: 'handlers' })
+  const requested = process.argv.length > 2 ? process.argv.slice(2) : [...config.HANDLERS]
+  resolveNames(requested)
+  const lifecycle = createLifecycle({ logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS })
+  lifecycle.installSignalHandlers()
+  const runtime = await createRuntime({ config, logger, lifecycle })
+  const started = await startHandlers(runtime, requested)
+  const server = await startHealthServer({ port: config.HEALTH_PORT, host: config.API_HOST, health: runtime.health })
+  lifecycle.add('health server', () => new Promise((resolve) => server.close(() => resolve())))
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : config.HEALTH_PORT
+  logger.info({ handlers: started, health: `http://${config.API_HOST}:${port}/health` }, 'handlers running')
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err)
+    process.exit(1)
+  })
+}
+
+module.exports = { startHandlers, resolveNames }

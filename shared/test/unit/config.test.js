@@ -1,0 +1,45 @@
+'use strict'
+
+const { loadConfig, ConfigError, schema } = require('../../src/config')
+
+test('defaults come from the schema and the result is frozen', () => {
+  const config = loadConfig({})
+  for (const [name, spec] of Object.entries(schema)) expect(config[name]).toEqual(spec.default)
+  expect(Object.isFrozen(config)).toBe(true)
+  expect(Object.isFrozen(config.KAFKA_BROKERS)).toBe(true)
+  expect(() => { config.API_PORT = 1 }).toThrow(TypeError)
+})
+
+test('values are parsed by type', () => {
+  const config = loadConfig({ API_PORT: '8080', KAFKA_BROKERS: 'a:1, b:2', LOG_LEVEL: 'debug', HANDLERS: 'prepare,position' })
+  expect(config.API_PORT).toBe(8080)
+  expect(config.KAFKA_BROKERS).toEqual(['a:1', 'b:2'])
+  expect(config.LOG_LEVEL).toBe('debug')
+  expect(config.HANDLERS).toEqual(['prepare', 'position'])
+})
+
+test('every problem is reported at once', () => {
+  let error
+  try {
+    loadConfig({ API_PORT: 'eighty', LOG_LEVEL: 'loud', DB_POOL_MAX: '0', STACK: 'maybe' })
+  } catch (err) { error = err }
+  expect(error).toBeInstanceOf(ConfigError)
+  // In schema order, so the message reads like the documentation.
+  expect(error.problems).toEqual([
+    'LOG_LEVEL="loud" must be one of fatal, error, warn, info, debug, trace, silent',
+    'API_PORT="eighty" is not a valid integer',
+    'DB_POOL_MAX=0 must be at least 1',
+    'STACK="maybe" must be one of auto, off'
+  ])
+  expect(error.message).toContain('API_PORT="eighty"')
+})
+
+test('every variable is documented with a type, a default and a description', () => {
+  for (const [name, spec] of Object.entries(schema)) {
+    expect(name).toMatch(/^[A-Z][A-Z0-9_]+$/)
+    expect(spec.description.length).toBeGreaterThan(10)
+    expect(['string', 'integer', 'number', 'boolean', 'list', 'enum']).toContain(spec.type)
+    expect(spec.default).toBeDefined()
+    if (spec.type === 'enum') expect(spec.values).toContain(spec.default)
+  }
+})

@@ -1,0 +1,41 @@
+'use strict'
+
+// Starts Switchyard processes the way an operator does, for tests that check
+// what a user sees: output, /health, shutdown on SIGTERM.
+
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const { childEnv } = require('../../shared/src/config')
+const { waitUntil } = require('./wait')
+
+const root = path.join(__dirname, '..', '..')
+
+/**
+ * @param {string} script path relative to the repository root
+ * @param {string[]} args
+ * @param {Record<string, string>} env overrides
+ */
+function startProcess (script, args, env) {
+  const proc = spawn(process.execPath, [path.join(root, script), ...args], {
+    cwd: root,
+    env: childEnv({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DB_NAME: 'switchyard_test', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let output = ''
+  proc.stdout.on('data', (d) => { output += d })
+  proc.stderr.on('data', (d) => { output += d })
+  const exited = new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })))
+  return {
+    proc,
+    exited,
+    output: () => output,
+    /** @param {RegExp} pattern */
+    waitForOutput: (pattern, timeoutMs = 60000) => waitUntil(() => output.match(pattern), { timeoutMs, what: `${pattern} in output:\n${output}` }),
+    async stop () {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM')
+      return exited
+    }
+  }
+}
+
+module.exports = { startProcess }
