@@ -26,6 +26,9 @@ const schema = {
   API_PORT: { group: 'api', type: 'integer', min: 0, default: 3000, description: 'Port of the participant-facing FSPIOP API.' },
   API_BODY_LIMIT_BYTES: { group: 'api', type: 'integer', min: 1024, default: 65536, description: 'Largest request body accepted; larger requests get a 3101/413 error.' },
   HEALTH_PORT: { group: 'api', type: 'integer', min: 0, default: 3001, description: 'Port of `/health` for processes that run handlers without the API (each Kubernetes handler pod).' },
+  ADMIN_HOST: { group: 'api', type: 'string', default: '127.0.0.1', description: 'Interface of the operator-facing admin API (keep it off public networks).' },
+  ADMIN_PORT: { group: 'api', type: 'integer', min: 0, default: 3002, description: 'Port of the admin API (participants, accounts, limits, endpoints, funds in/out).' },
+  ADMIN_TOKEN: { group: 'api', type: 'string', default: '', description: 'When set, admin requests must carry `Authorization: Bearer <token>`.' },
   HUB_NAME: { group: 'api', type: 'string', default: 'Hub', description: 'The hub\'s own FSPIOP name, used as `FSPIOP-Source` on messages the hub makes.' },
 
   KAFKA_BROKERS: { group: 'kafka', type: 'list', default: ['127.0.0.1:19092'], description: 'Kafka bootstrap servers. A single loopback address means the local stack runs the broker on that port.' },
@@ -39,6 +42,21 @@ const schema = {
   KAFKA_SESSION_TIMEOUT_MS: { group: 'kafka', type: 'integer', min: 6000, default: 10000, description: 'Consumer session timeout: how soon the partitions of a crashed consumer move to a live one.' },
   KAFKA_HANDLER_MAX_ATTEMPTS: { group: 'kafka', type: 'integer', min: 1, default: 5, description: 'Attempts at a message whose handler throws before it goes to the dead-letter topic.' },
   KAFKA_RETRY_BACKOFF_MS: { group: 'kafka', type: 'integer', min: 1, default: 200, description: 'First retry delay after a failed batch; doubles per attempt, capped at 10 s.' },
+
+  CALLBACK_TIMEOUT_MS: { group: 'callbacks', type: 'integer', min: 100, default: 5000, description: 'Time a participant has to answer one callback request.' },
+  CALLBACK_MAX_ATTEMPTS: { group: 'callbacks', type: 'integer', min: 1, default: 8, description: 'Delivery attempts per callback before it is recorded as failed and dead-lettered.' },
+  CALLBACK_BACKOFF_MS: { group: 'callbacks', type: 'integer', min: 1, default: 250, description: 'First retry delay; doubles per attempt with full jitter.' },
+  CALLBACK_MAX_BACKOFF_MS: { group: 'callbacks', type: 'integer', min: 1, default: 30000, description: 'Longest delay between two attempts.' },
+  CALLBACK_CONCURRENCY: { group: 'callbacks', type: 'integer', min: 1, default: 32, description: 'Callbacks in flight per participant; a slow participant only fills its own slots.' },
+  CALLBACK_LEASE_MS: { group: 'callbacks', type: 'integer', min: 1000, default: 60000, description: 'How long a notification replica owns a pending callback before another may take it over.' },
+
+  TIMEOUT_INTERVAL_MS: { group: 'timeout', type: 'integer', min: 10, default: 250, description: 'How often the timeout handler looks for expired transfers.' },
+  TIMEOUT_BATCH_SIZE: { group: 'timeout', type: 'integer', min: 1, default: 500, description: 'Most transfers one timeout sweep claims.' },
+  TIMEOUT_LEASE_MS: { group: 'timeout', type: 'integer', min: 1000, default: 10000, description: 'After this long an unfinished expiry claim may be taken over by another replica.' },
+
+  BLOOM_CAPACITY: { group: 'dedupe', type: 'integer', min: 1000, default: 1000000, description: 'Transfer ids the duplicate-check bloom filter holds before it grows.' },
+  BLOOM_ERROR_RATE: { group: 'dedupe', type: 'number', min: 0, default: 0.001, description: 'Target false-positive rate ("maybe seen" for a new id, which costs one DB lookup).' },
+  BLOOM_WARM_HOURS: { group: 'dedupe', type: 'integer', min: 0, default: 24, description: 'Hours of recent transfer ids loaded into the filter at start-up.' },
 
   DB_HOST: { group: 'db', type: 'string', default: '127.0.0.1', description: 'MySQL/MariaDB host. A loopback host means the local stack runs MariaDB on DB_PORT.' },
   DB_PORT: { group: 'db', type: 'integer', min: 1, default: 13306, description: 'MySQL/MariaDB port (the local stack never uses 3306, so it cannot collide with a system server).' },

@@ -10,10 +10,9 @@
 /** @type {Record<string, TopicSpec>} */
 const TOPICS = Object.freeze({
   prepare: { name: 'transfer-prepare', key: 'transferId', description: 'POST /transfers commands from the api-adapter.' },
-  fulfil: { name: 'transfer-fulfil', key: 'transferId', description: 'PUT /transfers/{id} and PUT /transfers/{id}/error commands.' },
+  fulfil: { name: 'transfer-fulfil', key: 'transferId', description: 'PUT /transfers/{id}, PUT /transfers/{id}/error and GET /transfers/{id}, ordered per transfer.' },
   position: { name: 'transfer-position', key: 'account', description: 'Position changes: reserve (payer account), commit (payee account), release (payer account).' },
   notification: { name: 'notification', key: 'participant', description: 'Callbacks to deliver to participants.' },
-  get: { name: 'transfer-get', key: 'transferId', description: 'GET /transfers/{id} queries.' },
   exchange: { name: 'exchange', key: 'currencyPair', description: 'Exchange requests and cancellations.' }
 })
 

@@ -15,8 +15,14 @@ test('a message survives the trip to the wire and back, trace context included',
     timestamp: '1700000000000'
   })
   expect(incoming).toEqual({
-    topic: 't', partition: 2, offset: 42n, key: 'k1', value: { amount: '10.5' }, raw: '{"amount":"10.5"}',
-    headers: { 'content-type': 'application/json', traceparent }, timestamp: 1700000000000
+    topic: 't',
+    partition: 2,
+    offset: 42n,
+    key: 'k1',
+    value: { amount: '10.5' },
+    raw: '{"amount":"10.5"}',
+    headers: { 'content-type': 'application/json', traceparent },
+    timestamp: 1700000000000
   })
   expect(traceHeaders(incoming)).toEqual({ traceparent })
 })
