@@ -13,7 +13,16 @@ const MARKER = path.join(__dirname, '..', '.stack', 'started-by-tests.json')
 module.exports = async function globalSetup () {
   const config = testConfig()
   const t0 = Date.now()
-  const { started } = await stack.up(config, { databases: [TEST_DB], say: (m) => console.log(`\n[stack] ${m}`) })
+  const say = (m) => console.log(`\n[stack] ${m}`)
+  let started
+  try {
+    ({ started } = await stack.up(config, { databases: [TEST_DB], say }))
+  } catch (err) {
+    // Jest skips globalTeardown when setup fails: stop what we started here.
+    const only = Object.entries(err.started || {}).filter(([, v]) => v).map(([k]) => k)
+    await stack.down(config, { say, only }).catch(() => {})
+    throw err
+  }
   console.log(`\n[stack] ready in ${Date.now() - t0} ms`)
   fs.mkdirSync(path.dirname(MARKER), { recursive: true })
   fs.writeFileSync(MARKER, JSON.stringify(started))

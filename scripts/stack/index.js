@@ -21,15 +21,22 @@ async function up (config, { say = () => {}, databases = [config.DB_NAME] } = {}
   const paths = stackPaths(config)
   const local = localServices(config)
   const started = { kafka: false, mariadb: false }
-  // Start both servers concurrently: Kafka's JVM start-up dominates.
-  const [k, m] = await Promise.all([
-    local.kafka && kafka.up({ paths, port: local.kafka.port, version: config.STACK_KAFKA_VERSION, heap: config.STACK_KAFKA_HEAP, say }),
-    local.mariadb && mariadb.up({ paths, port: local.mariadb.port, bufferPool: config.STACK_DB_BUFFER_POOL, user: config.DB_USER, password: config.DB_PASSWORD, databases, say })
-  ])
-  started.kafka = Boolean(k && k.started)
-  started.mariadb = Boolean(m && m.started)
-  for (const name of databases) await migrate(config, name, say)
-  await createTopics(config, say)
+  try {
+    // Start both servers concurrently: Kafka's JVM start-up dominates.
+    const results = await Promise.allSettled([
+      local.kafka && kafka.up({ paths, port: local.kafka.port, version: config.STACK_KAFKA_VERSION, heap: config.STACK_KAFKA_HEAP, say }),
+      local.mariadb && mariadb.up({ paths, port: local.mariadb.port, bufferPool: config.STACK_DB_BUFFER_POOL, user: config.DB_USER, password: config.DB_PASSWORD, databases, say })
+    ])
+    started.kafka = results[0].status === 'fulfilled' && Boolean(results[0].value && results[0].value.started)
+    started.mariadb = results[1].status === 'fulfilled' && Boolean(results[1].value && results[1].value.started)
+    const failed = results.find((r) => r.status === 'rejected')
+    if (failed && failed.status === 'rejected') throw failed.reason
+    for (const name of databases) await migrate(config, name, say)
+    await createTopics(config, say)
+  } catch (err) {
+    // Tell the caller what this call started, so it can stop exactly that.
+    throw Object.assign(err, { started })
+  }
   return { started, local }
 }
 

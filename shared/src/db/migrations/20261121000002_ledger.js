@@ -27,7 +27,7 @@ exports.up = async (knex) => {
     t.string('ledger_account_type', 40).notNullable()
     t.boolean('is_active').notNullable().defaultTo(true)
     t.datetime('created_at', { precision: 3 }).notNullable().defaultTo(now)
-    t.unique(['participant_id', 'currency', 'ledger_account_type'])
+    t.unique(['participant_id', 'currency', 'ledger_account_type'], { indexName: 'participant_account_unique' })
   })
 
   // Positive value = the account owes. A POSITION account's value includes
