@@ -2,10 +2,15 @@
 
 // buildApp(deps) makes the fastify app; server.js starts it. Dependencies come
 // in as arguments, so tests build the app around a real broker and database
-// and use app.inject().
+// and call it over loopback HTTP (api-adapter/test/support/http.js says why
+// not app.inject()).
 
 const fastify = require('fastify')
 const { healthRoutes, healthReportSchema } = require('./routes/health')
+const { transferRoutes } = require('./routes/transfers')
+const { fspiopErrors } = require('./plugins/errors')
+const { errorInformationResponseSchema } = require('./schemas/fspiop')
+const { collectRoutes, openapiRoutes } = require('./openapi')
 
 /**
  * @typedef {object} AppDeps
@@ -23,11 +28,27 @@ function buildApp (deps) {
     loggerInstance: logger,
     bodyLimit: config.API_BODY_LIMIT_BYTES,
     // Participants' connections are long-lived; keep them open between bursts.
-    keepAliveTimeout: 65000
+    keepAliveTimeout: 65000,
+    ajv: {
+      // FSPIOP values are strings: a number where a string belongs is an
+      // error (3101), not something to coerce; an unknown property is an
+      // error (3103), not something to drop silently. `verbose` gives the
+      // error formatter the failing schema's title.
+      customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false, verbose: true }
+    }
   })
+  // Before any route: the OpenAPI document is built from what this collects.
+  const routes = collectRoutes(app)
+  app.register(fspiopErrors, { bodyLimit: config.API_BODY_LIMIT_BYTES })
   app.addSchema(healthReportSchema)
-  // Requests are traced, not logged one by one: routes log at warn and above.
-  app.register(healthRoutes, { health: deps.health, logLevel: 'warn' })
+  app.addSchema(errorInformationResponseSchema)
+  // Requests are traced, not logged one by one: routes log at warn and above,
+  // and never below the logger's own level (a route's logLevel replaces it).
+  const { values } = logger.levels
+  const logLevel = /** @type {import('fastify').LogLevel} */ (values[logger.level] > values.warn ? logger.level : 'warn')
+  app.register(healthRoutes, { health: deps.health, logLevel })
+  app.register(transferRoutes, { config, producer: deps.producer, logLevel })
+  app.register(openapiRoutes, { routes, logLevel })
   return app
 }
 

@@ -6,7 +6,9 @@
 // ({ start, stop }) such as a poller or a dispatcher.
 
 /** @type {Record<string, () => { create: (runtime: any) => any }>} */
-const HANDLERS = {}
+const HANDLERS = {
+  notification: () => require('./notification')
+}
 
 const names = () => Object.keys(HANDLERS)
 

@@ -22,7 +22,7 @@ const MAX_BACKOFF_MS = 10000
  * @typedef {import('./envelope').IncomingMessage} IncomingMessage
  * @typedef {import('./envelope').OutgoingMessage} OutgoingMessage
  * @typedef {(deps: { trx: import('knex').Knex.Transaction, batch: { topic: string, partition: number } },
- *   messages: IncomingMessage[]) => Promise<{ outgoing?: OutgoingMessage[] }>} HandleBatch
+ *   messages: IncomingMessage[]) => Promise<{ outgoing?: OutgoingMessage[], afterCommit?: () => void }>} HandleBatch
  * @typedef {object} RunnerOptions
  * @property {import('kafkajs').Kafka} kafka
  * @property {import('knex').Knex} db
@@ -132,6 +132,8 @@ async function runConsumer (opts) {
       const replayEnd = rows.reduce((max, r) => (r.firstOffset <= lastRecord && r.lastOffset > max ? r.lastOffset : max), -1n)
       /** @type {import('./envelope').WireMessage[]} */
       let outgoing = []
+      /** @type {(() => void) | undefined} */
+      let afterCommit
       if (fresh.length) {
         if (mode.deadLetter) {
           outgoing = fresh.map((r) => toWire(toDeadLetter(r, mode.deadLetter.err, mode.deadLetter.attempts)))
@@ -140,10 +142,11 @@ async function runConsumer (opts) {
           if (unparsable) throw Object.assign(new Error(`message is not JSON: ${unparsable.parseError.message}`), { retriable: false })
           const result = await handleBatch({ trx, batch }, fresh)
           outgoing = (result && result.outgoing ? result.outgoing : []).map(toWire)
+          afterCommit = result && result.afterCommit
         }
         await recordProgress(trx, where, { firstOffset: fresh[0].offset, lastOffset: fresh[fresh.length - 1].offset, outgoing })
       }
-      return { replay, replayEnd, outgoing, applied: fresh.length }
+      return { replay, replayEnd, outgoing, applied: fresh.length, afterCommit }
     })
   }
 
@@ -207,9 +210,10 @@ async function runConsumer (opts) {
       const records = batch.messages.map((m) => fromKafka(batch.topic, batch.partition, m)).filter((r) => r.offset > skipThrough)
       const lastFetched = BigInt(batch.messages[batch.messages.length - 1].offset)
       let commitThrough = lastFetched
+      let results = []
       if (records.length) {
         const ctx = { isRunning, heartbeat }
-        const results = await processRecords(batch, records, ctx)
+        results = await processRecords(batch, records, ctx)
         const lastOffset = records[records.length - 1].offset
         if (hooks.afterDbCommit) await hooks.afterDbCommit({ topic: batch.topic, partition: batch.partition, lastOffset })
         const toSend = results.flatMap((r) => [...r.replay, ...r.outgoing])
@@ -222,6 +226,10 @@ async function runConsumer (opts) {
       // Only now, with effects committed and messages acknowledged, may the
       // broker forget the records.
       await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: String(commitThrough + 1n) }])
+      // Effects committed, messages acknowledged, offsets committed: hand over.
+      for (const r of results) {
+        try { if (r.afterCommit) r.afterCommit() } catch (err) { log.error({ err }, 'afterCommit failed') }
+      }
       await heartbeat()
     }
   })

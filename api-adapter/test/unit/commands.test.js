@@ -1,0 +1,57 @@
+'use strict'
+
+const { toTransferCommand, pickHeaders, FORWARDED_HEADERS } = require('../../src/commands')
+
+const config = /** @type {any} */ ({ KAFKA_TOPIC_PREFIX: 'sy.' })
+const headers = {
+  'content-type': 'application/vnd.interoperability.transfers+json;version=1.1',
+  accept: 'application/vnd.interoperability.transfers+json;version=1',
+  date: 'Sun, 06 Nov 1994 08:49:37 GMT',
+  'fspiop-source': 'payerfsp',
+  'fspiop-destination': 'payeefsp',
+  'fspiop-signature': '{"signature":"x"}',
+  traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+  host: 'localhost',
+  'user-agent': 'curl',
+  'content-length': '123'
+}
+const fspiop = {
+  'content-type': headers['content-type'],
+  accept: headers.accept,
+  date: headers.date,
+  'fspiop-source': 'payerfsp',
+  'fspiop-destination': 'payeefsp',
+  'fspiop-signature': '{"signature":"x"}',
+  traceparent: headers.traceparent
+}
+
+test('a prepare goes to the prepare topic, keyed by transferId, with the FSPIOP headers and trace context', () => {
+  const payload = { transferId: 't1', amount: { amount: '1', currency: 'USD' } }
+  expect(toTransferCommand(config, 'prepare', { transferId: 't1', headers, payload })).toEqual({
+    topic: 'sy.transfer-prepare',
+    key: 't1',
+    value: { type: 'prepare', transferId: 't1', headers: fspiop, payload },
+    headers: { traceparent: headers.traceparent }
+  })
+})
+
+test.each(['fulfil', 'error'])('%s goes to the fulfil topic with its payload', (type) => {
+  const command = toTransferCommand(config, /** @type {any} */ (type), { transferId: 't2', headers, payload: { a: 1 } })
+  expect(command.topic).toBe('sy.transfer-fulfil')
+  expect(command.key).toBe('t2')
+  expect(command.value).toEqual({ type, transferId: 't2', headers: fspiop, payload: { a: 1 } })
+})
+
+test('a get goes to the fulfil topic without a payload', () => {
+  expect(toTransferCommand(config, 'get', { transferId: 't3', headers: { date: 'd', 'fspiop-source': 'p' } })).toEqual({
+    topic: 'sy.transfer-fulfil',
+    key: 't3',
+    value: { type: 'get', transferId: 't3', headers: { date: 'd', 'fspiop-source': 'p' } },
+    headers: {}
+  })
+})
+
+test('pickHeaders keeps only the named headers that are present, joining repeated ones', () => {
+  expect(pickHeaders({ a: '1', b: ['2', '3'], c: undefined, d: '4' }, ['a', 'b', 'c'])).toEqual({ a: '1', b: '2, 3' })
+  expect(FORWARDED_HEADERS).toEqual(expect.arrayContaining(['fspiop-uri', 'fspiop-http-method', 'fspiop-encryption', 'tracestate']))
+})

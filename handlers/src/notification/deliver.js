@@ -1,0 +1,132 @@
+'use strict'
+
+// HTTP for callbacks: one keep-alive undici Pool per origin, with connect and
+// headers timeouts of CALLBACK_TIMEOUT_MS, plus one deadline of the same length
+// over the whole request (undici rounds timeouts of a second or more to its
+// coarse timer tick, and connect + headers could otherwise add up to twice it). Host names are resolved once per
+// host and cached (PERF.md: DNS lookups on the hot path block libuv's small
+// thread pool); keep-alive means new connections — and lookups — are rare
+// anyway. A connection failure drops the cached address, so a participant that
+// moved is found again on the next attempt.
+
+const dns = require('node:dns')
+const { Pool } = require('undici')
+
+const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'])
+
+/**
+ * A `lookup` for net.connect that resolves each host name once per `ttlMs`
+ * and shares one resolution among concurrent connects.
+ * @param {{ resolve?: (host: string, opts: { all: true }, cb: (err: any, addresses: { address: string, family: number }[]) => void) => void,
+ *   ttlMs?: number, now?: () => number }} [opts]
+ */
+function createCachedLookup ({ resolve = dns.lookup, ttlMs = 300000, now = Date.now } = {}) {
+  /** @type {Map<string, { at: number, addresses: { address: string, family: number }[] }>} */
+  const cache = new Map()
+  /** @type {Map<string, ((err: any, addresses?: { address: string, family: number }[]) => void)[]>} */
+  const waiting = new Map()
+
+  /** @param {string} hostname @param {any} options @param {Function} [callback] */
+  function lookup (hostname, options, callback) {
+    if (typeof options === 'function') { callback = options; options = {} }
+    const opts = options || {}
+    /** @param {any} err @param {{ address: string, family: number }[]} [addresses] */
+    const reply = (err, addresses) => {
+      if (err) return callback(err)
+      const list = opts.family === 4 || opts.family === 6 ? addresses.filter((a) => a.family === opts.family) : addresses
+      if (!list.length) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }))
+      if (opts.all) return callback(null, list)
+      callback(null, list[0].address, list[0].family)
+    }
+    const hit = cache.get(hostname)
+    if (hit && now() - hit.at < ttlMs) return reply(null, hit.addresses)
+    const queue = waiting.get(hostname)
+    if (queue) return queue.push(reply)
+    waiting.set(hostname, [reply])
+    resolve(hostname, { all: true }, (err, addresses) => {
+      const waiters = waiting.get(hostname) || []
+      waiting.delete(hostname)
+      if (!err) cache.set(hostname, { at: now(), addresses })
+      for (const w of waiters) w(err, addresses)
+    })
+  }
+  /** @param {string} hostname */
+  lookup.forget = (hostname) => { cache.delete(hostname) }
+  return lookup
+}
+
+/** @param {any} err */
+function describeError (err) {
+  const message = String((err && err.message) || err)
+  const code = err && err.code
+  return (code && !message.includes(code) ? `${code}: ${message}` : message).slice(0, 500)
+}
+
+/**
+ * @param {{ timeoutMs: number, lookup?: ReturnType<typeof createCachedLookup> }} opts
+ */
+function createHttpClient ({ timeoutMs, lookup = createCachedLookup() }) {
+  /** @type {Map<string, Pool>} */
+  const pools = new Map()
+
+  /** @param {string} origin */
+  function poolFor (origin) {
+    let pool = pools.get(origin)
+    if (!pool) {
+      // No connection limit here: the dispatcher bounds requests in flight per
+      // participant, and several participants may share one origin.
+      pool = new Pool(origin, {
+        pipelining: 1,
+        connect: { timeout: timeoutMs, lookup: /** @type {any} */ (lookup) },
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        keepAliveTimeout: 30000
+      })
+      pools.set(origin, pool)
+    }
+    return pool
+  }
+
+  /**
+   * Sends one request; resolves with the status code whatever it is, rejects
+   * on a timeout or connection error.
+   * @param {{ url: string, method: string, headers: Record<string, string>, body: string | null }} req
+   * @returns {Promise<{ statusCode: number }>}
+   */
+  async function send ({ url, method, headers, body }) {
+    const target = new URL(url)
+    const deadline = AbortSignal.timeout(timeoutMs)
+    try {
+      const res = await poolFor(target.origin).request({
+        path: target.pathname + target.search,
+        method: /** @type {any} */ (method),
+        headers,
+        body: body === null ? undefined : body,
+        signal: deadline
+      })
+      // Read the (ignored) answer so the connection can be reused.
+      await res.body.dump()
+      return { statusCode: res.statusCode }
+    } catch (err) {
+      if (CONNECT_ERRORS.has(err && err.code)) lookup.forget(target.hostname)
+      if (deadline.aborted) throw Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'CALLBACK_TIMEOUT' })
+      throw err
+    }
+  }
+
+  /** Waits for requests in flight, then closes every connection. */
+  async function close () {
+    await Promise.all([...pools.values()].map((p) => p.close().catch(() => {})))
+    pools.clear()
+  }
+
+  /** Aborts requests in flight (they reject) and closes every connection. */
+  async function destroy () {
+    await Promise.all([...pools.values()].map((p) => p.destroy().catch(() => {})))
+    pools.clear()
+  }
+
+  return { send, close, destroy }
+}
+
+module.exports = { createHttpClient, createCachedLookup, describeError }

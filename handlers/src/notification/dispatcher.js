@@ -1,0 +1,193 @@
+'use strict'
+
+// Delivers callbacks. Each participant has its own lane — the callbacks that
+// are due, and at most CALLBACK_CONCURRENCY requests in flight — so a slow or
+// dead participant fills only its own slots and never delays another's.
+// A callback waiting for its next attempt holds no slot: it waits on a timer.
+// Outcomes go to the write-behind buffer. A callback that runs out of
+// attempts, or whose endpoint can never work, is dead-lettered and only then
+// marked FAILED: a crash in between dead-letters it twice rather than never.
+
+const { performance } = require('node:perf_hooks')
+const { toWire } = require('@switchyard/shared/kafka')
+const { retryDelay } = require('./backoff')
+const { callbackUrl, callbackHeaders, EndpointError } = require('./url')
+const { failedToDeadLetter } = require('./message')
+const { describeError } = require('./deliver')
+
+/** @typedef {import('./message').Job} Job */
+
+/**
+ * @param {{ config: import('@switchyard/shared/config').Config, logger: import('pino').Logger,
+ *   endpoints: ReturnType<typeof import('./endpoints').createEndpointCache>,
+ *   http: ReturnType<typeof import('./deliver').createHttpClient>,
+ *   writer: ReturnType<typeof import('./write-buffer').createWriteBuffer>,
+ *   producer: { send: (messages: import('./message').WireMessage[]) => Promise<void> },
+ *   deadLetterTopic: string }} deps
+ */
+function createDispatcher ({ config, logger, endpoints, http, writer, producer, deadLetterTopic }) {
+  const limits = { baseMs: config.CALLBACK_BACKOFF_MS, maxMs: config.CALLBACK_MAX_BACKOFF_MS }
+  const maxAttempts = config.CALLBACK_MAX_ATTEMPTS
+  const concurrency = config.CALLBACK_CONCURRENCY
+  /** @type {Map<string, Job>} every callback this instance owns and has not finished */
+  const held = new Map()
+  /** @type {Map<string, { ready: Job[], inFlight: number }>} one lane per participant */
+  const lanes = new Map()
+  /** @type {Map<string, NodeJS.Timeout>} */
+  const timers = new Map()
+  /** @type {Set<Promise<void>>} */
+  const running = new Set()
+  let stopping = false
+  let aborting = false
+
+  /** Takes ownership of callbacks (already claimed in the database). @param {Job[]} jobs */
+  function enqueue (jobs) {
+    for (const job of jobs) {
+      if (stopping || held.has(job.callbackId)) continue
+      if (job.attempts >= maxAttempts) job.exhausted = true
+      held.set(job.callbackId, job)
+      waitFor(job, job.dueInMs)
+    }
+  }
+
+  /** @param {Job} job @param {number} ms */
+  function waitFor (job, ms) {
+    // Stopping: the row stays PENDING in the database and is released for others.
+    if (stopping) {
+      held.delete(job.callbackId)
+      return
+    }
+    if (ms <= 0) return ready(job)
+    timers.set(job.callbackId, setTimeout(() => { timers.delete(job.callbackId); ready(job) }, ms))
+  }
+
+  /** @param {Job} job */
+  function ready (job) {
+    let lane = lanes.get(job.participant)
+    if (!lane) lanes.set(job.participant, (lane = { ready: [], inFlight: 0 }))
+    lane.ready.push(job)
+    pump(job.participant, lane)
+  }
+
+  /** @param {string} participant @param {{ ready: Job[], inFlight: number }} lane */
+  function pump (participant, lane) {
+    while (lane.inFlight < concurrency && lane.ready.length) {
+      if (stopping) return
+      const job = /** @type {Job} */ (lane.ready.shift())
+      lane.inFlight++
+      const run = attempt(job)
+        .catch((err) => {
+          // A bug, not a delivery failure: let the lease lapse so recovery retries it.
+          logger.error({ err, callbackId: job.callbackId }, 'callback dispatch failed')
+          held.delete(job.callbackId)
+        })
+        .finally(() => {
+          running.delete(run)
+          lane.inFlight--
+          if (lane.inFlight === 0 && !lane.ready.length) lanes.delete(participant)
+          else pump(participant, lane)
+        })
+      running.add(run)
+    }
+  }
+
+  /** One delivery attempt, holding one of the participant's slots. @param {Job} job */
+  async function attempt (job) {
+    if (job.exhausted) return giveUp(job)
+    let endpoint
+    try {
+      endpoint = await endpoints.get(job.participant, job.endpointType)
+    } catch (err) {
+      // The database failed, not the participant: retry without spending an attempt.
+      logger.warn({ err, participant: job.participant }, 'could not read callback endpoints')
+      return waitFor(job, retryDelay(job.attempts + 1, limits))
+    }
+    const n = job.attempts + 1
+    const at = new Date()
+    const t0 = performance.now()
+    /** @type {string | null} */ let url = null
+    /** @type {number | null} */ let statusCode = null
+    /** @type {string | null} */ let error = null
+    try {
+      if (!endpoint.registered) throw new EndpointError(`participant ${job.participant} is not registered`)
+      if (!endpoint.value) throw new EndpointError(`participant ${job.participant} has no ${job.endpointType} endpoint registered`)
+      url = callbackUrl(endpoint.value, job)
+      ;({ statusCode } = await http.send({ url, method: job.method, headers: callbackHeaders(job.headers, job), body: job.body }))
+      if (statusCode < 200 || statusCode > 299) error = `HTTP ${statusCode} from ${url}`.slice(0, 500)
+    } catch (err) {
+      error = aborting ? 'aborted: the notification handler was shutting down' : describeError(err)
+      if (err instanceof EndpointError) job.exhausted = true
+    }
+    job.attempts = n
+    writer.attempt({ callbackId: job.callbackId, attempt: n, url, statusCode, error, durationMs: Math.round(performance.now() - t0), at })
+    if (!error) {
+      held.delete(job.callbackId)
+      writer.update({ callbackId: job.callbackId, status: 'DELIVERED', attempts: n, lastError: null, nextAttemptAt: null, deliveredAt: new Date() })
+      return
+    }
+    job.lastError = error
+    if (job.exhausted || n >= maxAttempts) {
+      job.exhausted = true
+      return giveUp(job)
+    }
+    const delay = retryDelay(n, limits)
+    writer.update({ callbackId: job.callbackId, status: 'PENDING', attempts: n, lastError: error, nextAttemptAt: new Date(Date.now() + delay), deliveredAt: null })
+    waitFor(job, delay)
+  }
+
+  /** Dead-letters, then records FAILED. @param {Job} job */
+  async function giveUp (job) {
+    try {
+      await producer.send([toWire(failedToDeadLetter(job, deadLetterTopic))])
+    } catch (err) {
+      logger.warn({ err, callbackId: job.callbackId }, 'could not dead-letter a failed callback; will retry')
+      const retryAt = new Date(Date.now() + limits.maxMs)
+      writer.update({ callbackId: job.callbackId, status: 'PENDING', attempts: job.attempts, lastError: job.lastError ?? null, nextAttemptAt: retryAt, deliveredAt: null })
+      return waitFor(job, limits.maxMs)
+    }
+    held.delete(job.callbackId)
+    writer.update({ callbackId: job.callbackId, status: 'FAILED', attempts: job.attempts, lastError: job.lastError ?? null, nextAttemptAt: null, deliveredAt: null })
+    logger.warn({ callbackId: job.callbackId, participant: job.participant, attempts: job.attempts, error: job.lastError }, 'callback failed; dead-lettered')
+  }
+
+  /**
+   * Stops taking work: no new attempts start, waiting callbacks are dropped
+   * (they stay PENDING in the database), requests in flight get `drainMs` to
+   * finish and are then aborted. Their outcomes reach the write buffer.
+   * @param {number} drainMs
+   */
+  async function stop (drainMs) {
+    stopping = true
+    for (const t of timers.values()) clearTimeout(t)
+    timers.clear()
+    if (running.size && !(await settledWithin([...running], drainMs))) {
+      logger.warn({ inFlight: running.size }, 'aborting callbacks still in flight at shutdown')
+      aborting = true
+      await http.destroy()
+      await Promise.allSettled([...running])
+    }
+    held.clear()
+    lanes.clear()
+  }
+
+  return {
+    enqueue,
+    stop,
+    heldIds: () => [...held.keys()],
+    size: () => held.size
+  }
+}
+
+/** @param {Promise<any>[]} promises @param {number} ms */
+async function settledWithin (promises, ms) {
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer
+  const timeout = new Promise((resolve) => { timer = setTimeout(() => resolve(false), ms) })
+  try {
+    return await Promise.race([Promise.allSettled(promises).then(() => true), timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+module.exports = { createDispatcher }

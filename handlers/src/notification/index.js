@@ -1,0 +1,71 @@
+'use strict'
+
+// The notification handler: a consumer that stores callbacks (handle.js) and
+// a dispatcher that delivers them with retries (dispatcher.js), plus the
+// recovery loop that renews leases and takes over other replicas' leftovers.
+//
+// Shutdown order. startHandlers() calls create() and only then starts the
+// consumer and registers it with the lifecycle; create() registers the
+// dispatcher first. The lifecycle closes newest first, so the consumer stops
+// (its last batch committed and handed over) before the dispatcher drains,
+// and the producer and database — registered by createRuntime() before both —
+// are still open while the dispatcher dead-letters and flushes.
+
+const os = require('node:os')
+const crypto = require('node:crypto')
+const { topicName, deadLetterTopic } = require('@switchyard/shared/kafka')
+const { createRepository } = require('./repository')
+const { createEndpointCache } = require('./endpoints')
+const { createHttpClient } = require('./deliver')
+const { createWriteBuffer } = require('./write-buffer')
+const { createDispatcher } = require('./dispatcher')
+const { createRecovery } = require('./recovery')
+const { createHandleBatch } = require('./handle')
+
+/** Who holds a claim: unique per process, readable by an operator (fits callback.claimed_by). */
+const createInstanceId = () => `${os.hostname().slice(0, 40)}-${process.pid}-${crypto.randomBytes(4).toString('hex')}`
+
+/**
+ * @param {{ config: import('@switchyard/shared/config').Config, logger: import('pino').Logger, db: import('knex').Knex,
+ *   producer: { send: (messages: import('./message').WireMessage[]) => Promise<void> },
+ *   lifecycle: { add: (name: string, close: () => Promise<void> | void) => unknown } }} runtime
+ */
+function create (runtime) {
+  const { config, logger, db, producer, lifecycle } = runtime
+  const topic = topicName(config, 'notification')
+  const dlq = deadLetterTopic(topic)
+  const instanceId = createInstanceId()
+  const log = logger.child({ instance: instanceId })
+
+  const repository = createRepository(db, { instanceId, leaseMs: config.CALLBACK_LEASE_MS })
+  const endpoints = createEndpointCache({ load: repository.loadEndpoints })
+  const http = createHttpClient({ timeoutMs: config.CALLBACK_TIMEOUT_MS })
+  const writer = createWriteBuffer({ write: repository.writeOutcomes, logger: log })
+  const dispatcher = createDispatcher({ config, logger: log, endpoints, http, writer, producer, deadLetterTopic: dlq })
+  const recovery = createRecovery({
+    repository,
+    dispatcher,
+    logger: log,
+    intervalMs: Math.min(5000, Math.floor(config.CALLBACK_LEASE_MS / 4))
+  })
+
+  // In-flight requests get at most one callback timeout, and never more than
+  // a third of the process's shutdown budget.
+  const drainMs = Math.min(config.CALLBACK_TIMEOUT_MS, Math.floor(config.SHUTDOWN_TIMEOUT_MS / 3))
+  lifecycle.add('notification dispatcher', async () => {
+    await recovery.stop()
+    await dispatcher.stop(drainMs)
+    await writer.close()
+    await repository.releaseClaims().catch((err) => log.warn({ err }, 'could not release callback claims; they lapse with the lease'))
+    await http.close()
+  })
+  recovery.start()
+
+  return {
+    groupId: `${config.KAFKA_CLIENT_ID}-notification`,
+    topics: [topic],
+    handleBatch: createHandleBatch({ repository, dispatcher, deadLetterTopic: dlq })
+  }
+}
+
+module.exports = { create }

@@ -1,0 +1,170 @@
+'use strict'
+
+// The notification handler's SQL. Every statement is multi-row: one INSERT per
+// consumed batch, one INSERT + one UPDATE per write-behind flush, one UPDATE
+// per lease renewal or recovery sweep. Lease times come from the database
+// clock (NOW(3)), so replicas with skewed clocks still agree on who owns what.
+
+/** @typedef {import('./message').Job} Job */
+
+const RENEW_CHUNK = 1000
+
+/** @param {number} n @param {string} tuple */
+const tuples = (n, tuple) => Array.from({ length: n }, () => tuple).join(', ')
+
+/** @param {string} text */
+function parseHeaders (text) {
+  try {
+    const h = JSON.parse(text)
+    return h && typeof h === 'object' ? h : {}
+  } catch {
+    return {}
+  }
+}
+
+/** @param {any} r @returns {Job} */
+const toJob = (r) => ({
+  callbackId: r.callback_id,
+  participant: r.participant,
+  transferId: r.transfer_id,
+  endpointType: r.endpoint_type,
+  method: r.method,
+  path: r.path,
+  headers: parseHeaders(r.headers),
+  body: r.body,
+  attempts: Number(r.attempts),
+  dueInMs: Number(r.due_in_ms),
+  lastError: r.last_error
+})
+
+/**
+ * @param {import('knex').Knex} db
+ * @param {{ instanceId: string, leaseMs: number }} opts
+ */
+function createRepository (db, { instanceId, leaseMs }) {
+  const leaseMicros = leaseMs * 1000
+
+  /**
+   * Stores a batch's callbacks, claimed by this instance. Returns the jobs to
+   * deliver: normally all of them. An id that already existed (the runner
+   * already skips redeliveries; this is the second guard) adds no row, and
+   * the job is delivered only if the existing row is still pending and ours.
+   * @param {import('knex').Knex.Transaction} trx
+   * @param {Job[]} jobs
+   * @returns {Promise<Job[]>}
+   */
+  async function insertCallbacks (trx, jobs) {
+    // INSERT IGNORE skips duplicate keys; message.js has already checked every
+    // length and type, so there is nothing else for IGNORE to hide.
+    const [result] = await trx.raw(
+      `INSERT IGNORE INTO callback (callback_id, participant, transfer_id, endpoint_type, method, path, headers, body,
+         status, attempts, next_attempt_at, claimed_by, claim_until)
+       VALUES ${tuples(jobs.length, "(?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, NOW(3), ?, NOW(3) + INTERVAL ? MICROSECOND)")}`,
+      jobs.flatMap((j) => [j.callbackId, j.participant, j.transferId, j.endpointType, j.method, j.path,
+        JSON.stringify(j.headers), j.body, instanceId, leaseMicros]))
+    if (result.affectedRows === jobs.length) return jobs
+    const [rows] = await trx.raw(
+      `SELECT callback_id FROM callback WHERE callback_id IN (${tuples(jobs.length, '?')})
+          AND status = 'PENDING' AND claimed_by = ?`,
+      [...jobs.map((j) => j.callbackId), instanceId])
+    const ours = new Set(rows.map((/** @type {any} */ r) => r.callback_id))
+    return jobs.filter((j) => ours.has(j.callbackId))
+  }
+
+  /**
+   * @param {string} participant
+   * @returns {Promise<import('./endpoints').ParticipantEndpoints>}
+   */
+  async function loadEndpoints (participant) {
+    const [rows] = await db.raw(
+      `SELECT e.endpoint_type, e.value FROM participant p
+         LEFT JOIN participant_endpoint e ON e.participant_id = p.participant_id
+        WHERE p.name = ?`, [participant])
+    /** @type {Record<string, string>} */
+    const endpoints = {}
+    for (const r of rows) if (r.endpoint_type) endpoints[r.endpoint_type] = r.value
+    return { registered: rows.length > 0, endpoints }
+  }
+
+  /**
+   * One write-behind flush, one transaction: every attempt in one INSERT, and
+   * every callback's latest state in one UPDATE joined to a derived table.
+   * Only rows this instance still owns are updated: a replica that lost its
+   * lease never overwrites the new owner's state.
+   * @param {{ attempts: import('./write-buffer').AttemptRow[], updates: import('./write-buffer').UpdateRow[] }} batch
+   */
+  async function writeOutcomes ({ attempts, updates }) {
+    await db.transaction(async (trx) => {
+      if (attempts.length) {
+        await trx.raw(
+          `INSERT INTO callback_attempt (callback_id, attempt, url, status_code, error, duration_ms, created_at)
+           VALUES ${tuples(attempts.length, '(?, ?, ?, ?, ?, ?, ?)')}`,
+          attempts.flatMap((a) => [a.callbackId, a.attempt, a.url, a.statusCode, a.error, a.durationMs, a.at]))
+      }
+      if (updates.length) {
+        const row = 'SELECT ? AS callback_id, ? AS status, ? AS attempts, ? AS last_error, ' +
+          'CAST(? AS DATETIME(3)) AS next_attempt_at, CAST(? AS DATETIME(3)) AS delivered_at'
+        await trx.raw(
+          `UPDATE callback c JOIN (${Array.from(updates, () => row).join(' UNION ALL ')}) u
+              ON u.callback_id = c.callback_id
+             SET c.status = u.status, c.attempts = u.attempts, c.last_error = u.last_error,
+                 c.next_attempt_at = COALESCE(u.next_attempt_at, c.next_attempt_at),
+                 c.delivered_at = u.delivered_at,
+                 c.claim_until = IF(u.status = 'PENDING', NOW(3) + INTERVAL ? MICROSECOND, NULL)
+           WHERE c.claimed_by = ?`,
+          [...updates.flatMap((u) => [u.callbackId, u.status, u.attempts, u.lastError, u.nextAttemptAt, u.deliveredAt]),
+            leaseMicros, instanceId])
+      }
+    })
+  }
+
+  /**
+   * Extends the lease of callbacks this instance still holds (waiting for a
+   * slot, in flight, or between retries).
+   * @param {string[]} ids
+   */
+  async function renewLeases (ids) {
+    for (let i = 0; i < ids.length; i += RENEW_CHUNK) {
+      const chunk = ids.slice(i, i + RENEW_CHUNK)
+      await db.raw(
+        `UPDATE callback SET claim_until = NOW(3) + INTERVAL ? MICROSECOND
+          WHERE callback_id IN (${tuples(chunk.length, '?')}) AND claimed_by = ? AND status = 'PENDING'`,
+        [leaseMicros, ...chunk, instanceId])
+    }
+  }
+
+  /**
+   * Takes over pending callbacks whose lease lapsed (a crashed replica) or
+   * was released (a stopped one) with one atomic UPDATE, then reads back
+   * exactly the rows this sweep claimed: they carry its claim_until value.
+   * @param {number} limit
+   * @returns {Promise<Job[]>}
+   */
+  async function claimLapsed (limit) {
+    const [[{ now }]] = await db.raw('SELECT NOW(3) AS now')
+    const until = new Date(now.getTime() + leaseMs)
+    const [result] = await db.raw(
+      `UPDATE callback SET claimed_by = ?, claim_until = ?
+        WHERE status = 'PENDING' AND (claim_until IS NULL OR claim_until < ?)
+        LIMIT ?`, [instanceId, until, now, limit])
+    if (!result.affectedRows) return []
+    const [rows] = await db.raw(
+      `SELECT callback_id, participant, transfer_id, endpoint_type, method, path, headers, body, attempts, last_error,
+              GREATEST(0, TIMESTAMPDIFF(MICROSECOND, ?, next_attempt_at)) DIV 1000 AS due_in_ms
+         FROM callback
+        WHERE status = 'PENDING' AND claim_until = ? AND claimed_by = ?`, [now, until, instanceId])
+    return rows.map(toJob)
+  }
+
+  /**
+   * On a graceful stop: what this instance did not finish may be taken over
+   * at once instead of after the lease.
+   */
+  async function releaseClaims () {
+    await db.raw("UPDATE callback SET claim_until = NULL WHERE status = 'PENDING' AND claimed_by = ?", [instanceId])
+  }
+
+  return { insertCallbacks, loadEndpoints, writeOutcomes, renewLeases, claimLapsed, releaseClaims }
+}
+
+module.exports = { createRepository }
