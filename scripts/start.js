@@ -23,12 +23,13 @@ async function main () {
   lifecycle.installSignalHandlers()
   const runtime = await createRuntime({ config, logger, lifecycle })
   const handlers = await startHandlers(runtime, [...config.HANDLERS])
-  const { url } = await startApi(runtime)
+  const { url, adminUrl } = await startApi(runtime)
   say(`ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
   say(`FSPIOP API   ${url}   (health: ${url}/health)`)
+  say(`admin API    ${adminUrl}   (participants, limits, endpoints, funds)`)
   say(`handlers     ${handlers.length ? handlers.join(', ') : 'none'}`)
   say(`Kafka        ${config.KAFKA_BROKERS.join(',')}   MySQL ${config.DB_HOST}:${config.DB_PORT}/${config.DB_NAME}`)
-  say(`try:         curl -s ${url}/health`)
+  say(`try:         curl -s ${url}/health   — and see README.md "Your first transfer"`)
   say('stop with Ctrl-C (the stack keeps running; `npm run stack:down` stops it)')
 }
 

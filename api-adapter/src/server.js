@@ -8,20 +8,34 @@ const { createLogger } = require('@switchyard/shared/logger')
 const { createLifecycle } = require('@switchyard/shared/lifecycle')
 const { createRuntime } = require('@switchyard/shared/runtime')
 const { buildApp } = require('./app')
+const { buildAdminApp } = require('./admin/app')
 
 /**
+ * @param {import('fastify').FastifyInstance} app
+ * @param {string} host
+ * @param {number} port
+ */
+async function listen (app, host, port) {
+  await app.listen({ host, port })
+  const address = app.server.address()
+  return `http://${host}:${typeof address === 'object' && address ? address.port : port}`
+}
+
+/**
+ * Starts the participant API on API_PORT and the admin API on ADMIN_PORT.
  * @param {Awaited<ReturnType<typeof createRuntime>>} runtime
- * @returns {Promise<{ url: string, app: import('fastify').FastifyInstance }>}
+ * @returns {Promise<{ url: string, adminUrl: string, app: import('fastify').FastifyInstance }>}
  */
 async function startApi (runtime) {
-  const { config, logger, lifecycle } = runtime
+  const { config, logger, lifecycle, db } = runtime
+  const admin = buildAdminApp({ config, db, logger: logger.child({ component: 'admin-api' }) })
+  const adminUrl = await listen(admin, config.ADMIN_HOST, config.ADMIN_PORT)
+  lifecycle.add('admin-api', () => admin.close())
   const app = buildApp({ ...runtime, logger: logger.child({ component: 'api-adapter' }) })
-  await app.listen({ host: config.API_HOST, port: config.API_PORT })
+  const url = await listen(app, config.API_HOST, config.API_PORT)
   // Added last, closed first: stop taking requests before producers close.
   lifecycle.add('api-adapter', () => app.close())
-  const address = app.server.address()
-  const port = typeof address === 'object' && address ? address.port : config.API_PORT
-  return { url: `http://${config.API_HOST}:${port}`, app }
+  return { url, adminUrl, app }
 }
 
 async function main () {
@@ -30,8 +44,8 @@ async function main () {
   const lifecycle = createLifecycle({ logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS })
   lifecycle.installSignalHandlers()
   const runtime = await createRuntime({ config, logger, lifecycle })
-  const { url } = await startApi(runtime)
-  logger.info({ url }, 'api-adapter listening')
+  const { url, adminUrl } = await startApi(runtime)
+  logger.info({ url, adminUrl }, 'api-adapter listening')
 }
 
 if (require.main === module) {

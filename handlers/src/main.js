@@ -35,7 +35,7 @@ async function startHandlers (runtime, requested) {
   const started = []
   for (const name of resolveNames(requested)) {
     const logger = runtime.logger.child({ handler: name })
-    const spec = HANDLERS[name]().create({ ...runtime, logger })
+    const spec = await HANDLERS[name]().create({ ...runtime, logger })
     if (spec.handleBatch) {
       const runner = await runConsumer({
         kafka: runtime.kafka,

@@ -7,7 +7,7 @@
 const { startProcess } = require('../../../test/support/processes')
 
 test('npm start serves /health with broker and datastore OK, and stops cleanly on SIGTERM', async () => {
-  const app = startProcess('scripts/start.js', [], { API_PORT: '0', HANDLERS: 'all' })
+  const app = startProcess('scripts/start.js', [], { API_PORT: '0', ADMIN_PORT: '0', HANDLERS: 'all' })
   try {
     const [, url] = await app.waitForOutput(/FSPIOP API\s+(http:\/\/\S+)/)
     const res = await fetch(`${url}/health`)
@@ -24,7 +24,7 @@ test('npm start serves /health with broker and datastore OK, and stops cleanly o
 })
 
 test('/health answers 502 and names the datastore when MySQL is unreachable', async () => {
-  const app = startProcess('api-adapter/src/server.js', [], { API_PORT: '0', LOG_LEVEL: 'info', DB_PORT: '1', STACK: 'off' })
+  const app = startProcess('api-adapter/src/server.js', [], { API_PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'info', DB_PORT: '1', STACK: 'off' })
   try {
     const [, url] = await app.waitForOutput(/"url":"(http:\/\/[^"]+)"/)
     const res = await fetch(`${url}/health`)

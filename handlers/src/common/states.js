@@ -1,0 +1,40 @@
+'use strict'
+
+// Internal transfer states and their FSPIOP API states (docs/transfers.md).
+
+const S = Object.freeze({
+  RECEIVED_PREPARE: 'RECEIVED_PREPARE',
+  RESERVED: 'RESERVED',
+  RECEIVED_FULFIL: 'RECEIVED_FULFIL',
+  RECEIVED_ERROR: 'RECEIVED_ERROR',
+  COMMITTED: 'COMMITTED',
+  ABORTED_REJECTED: 'ABORTED_REJECTED',
+  ABORTED_ERROR: 'ABORTED_ERROR',
+  EXPIRED_PREPARED: 'EXPIRED_PREPARED',
+  EXPIRED_RESERVED: 'EXPIRED_RESERVED',
+  INVALID: 'INVALID'
+})
+
+const API_STATE = Object.freeze({
+  RECEIVED_PREPARE: 'RECEIVED',
+  RESERVED: 'RESERVED',
+  RECEIVED_FULFIL: 'RESERVED',
+  RECEIVED_ERROR: 'RESERVED',
+  COMMITTED: 'COMMITTED',
+  ABORTED_REJECTED: 'ABORTED',
+  ABORTED_ERROR: 'ABORTED',
+  EXPIRED_PREPARED: 'ABORTED',
+  EXPIRED_RESERVED: 'ABORTED',
+  INVALID: 'ABORTED'
+})
+
+/** @type {Set<string>} */
+const FINAL = new Set([S.COMMITTED, S.ABORTED_REJECTED, S.ABORTED_ERROR, S.EXPIRED_PREPARED, S.EXPIRED_RESERVED, S.INVALID])
+
+/** @param {string} state */
+const isFinal = (state) => FINAL.has(state)
+
+/** @param {string} state */
+const toApiState = (state) => API_STATE[state]
+
+module.exports = { S, FINAL, isFinal, toApiState }

@@ -1,0 +1,68 @@
+'use strict'
+
+// SQL shared by the ledger handlers: reading transfers, updating their state,
+// and the state history. One statement per call, whatever the batch size.
+
+/** Columns every handler reads. */
+const TRANSFER_COLUMNS = [
+  'transfer_id', 'payer_fsp', 'payee_fsp', 'payer_account_id', 'payee_account_id', 'amount', 'currency',
+  'ilp_condition', 'expiration', 'request_hash', 'state', 'error_code', 'error_description', 'fulfilment',
+  'fulfil_hash', 'completed_at', 'payee_reserved', 'pending_payer_resends', 'pending_payee_resends'
+]
+
+/**
+ * @typedef {{ transfer_id: string, payer_fsp: string, payee_fsp: string, payer_account_id: number | null,
+ *   payee_account_id: number | null, amount: string, currency: string, ilp_condition: string, expiration: Date,
+ *   request_hash: string, state: string, error_code: string | null, error_description: string | null,
+ *   fulfilment: string | null, fulfil_hash: string | null, completed_at: Date | null, payee_reserved: number,
+ *   pending_payer_resends: number, pending_payee_resends: number }} TransferRow
+ */
+
+/**
+ * @param {import('knex').Knex.Transaction} trx
+ * @param {string[]} ids
+ * @param {{ lock?: boolean }} [opts] lock: SELECT … FOR UPDATE
+ * @returns {Promise<Map<string, TransferRow>>}
+ */
+async function findTransfers (trx, ids, { lock = false } = {}) {
+  if (!ids.length) return new Map()
+  const q = trx('transfer').select(TRANSFER_COLUMNS).whereIn('transfer_id', ids)
+  const rows = lock ? await q.forUpdate() : await q
+  return new Map(rows.map((r) => [r.transfer_id, r]))
+}
+
+/**
+ * Applies column changes to many transfers in one UPDATE (CASE per column).
+ * @param {import('knex').Knex.Transaction} trx
+ * @param {Map<string, Record<string, any>>} changes transferId → { column: value }
+ */
+async function updateTransfers (trx, changes) {
+  if (!changes.size) return
+  const ids = [...changes.keys()]
+  const columns = [...new Set([...changes.values()].flatMap((c) => Object.keys(c)))]
+  const sets = []
+  const bindings = []
+  for (const column of columns) {
+    const cases = []
+    for (const [id, change] of changes) {
+      if (!(column in change)) continue
+      cases.push('WHEN ? THEN ?')
+      bindings.push(id, change[column])
+    }
+    sets.push(`\`${column}\` = CASE transfer_id ${cases.join(' ')} ELSE \`${column}\` END`)
+  }
+  await trx.raw(
+    `UPDATE transfer SET ${sets.join(', ')}, updated_at = CURRENT_TIMESTAMP(3) WHERE transfer_id IN (${ids.map(() => '?').join(',')})`,
+    [...bindings, ...ids])
+}
+
+/**
+ * @param {import('knex').Knex.Transaction} trx
+ * @param {{ transfer_id: string, state: string, reason?: string | null }[]} rows
+ */
+async function insertStateChanges (trx, rows) {
+  if (!rows.length) return
+  await trx('transfer_state_change').insert(rows.map((r) => ({ transfer_id: r.transfer_id, state: r.state, reason: r.reason ? r.reason.slice(0, 512) : null })))
+}
+
+module.exports = { TRANSFER_COLUMNS, findTransfers, updateTransfers, insertStateChanges }

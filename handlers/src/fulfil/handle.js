@@ -1,0 +1,46 @@
+'use strict'
+
+// The fulfil handler: fulfils, payee errors and GETs for a batch of
+// transfers, with the transfers read and locked once and one UPDATE for all.
+
+const { traceHeaders } = require('@switchyard/shared/kafka')
+const { requestHash } = require('../common/hash')
+const { findTransfers, updateTransfers, insertStateChanges } = require('../common/transfer-repository')
+const { planFulfils } = require('./plan')
+
+const TYPES = new Set(['fulfil', 'error', 'get'])
+
+/** @param {import('../../../shared/src/kafka/envelope').IncomingMessage} record @returns {import('./plan').FulfilCommand} */
+function toCommand (record) {
+  const v = record.value
+  if (!v || !TYPES.has(v.type) || typeof v.transferId !== 'string' || !v.headers || (v.type !== 'get' && !v.payload)) {
+    throw Object.assign(new Error('malformed fulfil command'), { retriable: false })
+  }
+  return {
+    type: v.type,
+    transferId: v.transferId,
+    headers: v.headers,
+    payload: v.payload,
+    // Fulfils and errors share one fingerprint column: the type is part of it.
+    hash: requestHash({ type: v.type, payload: v.payload ?? null }),
+    timestamp: record.timestamp,
+    trace: traceHeaders(record)
+  }
+}
+
+/**
+ * @param {{ config: import('@switchyard/shared/config').Config }} deps
+ * @returns {import('../../../shared/src/kafka/run-consumer').HandleBatch}
+ */
+function createFulfilHandler ({ config }) {
+  return async ({ trx }, records) => {
+    const commands = records.map(toCommand)
+    const transfers = await findTransfers(trx, [...new Set(commands.map((c) => c.transferId))], { lock: commands.some((c) => c.type !== 'get') })
+    const plan = planFulfils({ config, commands, transfers })
+    await updateTransfers(trx, plan.transferChanges)
+    await insertStateChanges(trx, plan.stateChanges)
+    return { outgoing: plan.outgoing }
+  }
+}
+
+module.exports = { createFulfilHandler }

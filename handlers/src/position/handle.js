@@ -1,0 +1,51 @@
+'use strict'
+
+// The position handler: each batch of one partition (one set of accounts) in
+// one transaction — transfers and accounts read and locked once, commands
+// applied in message order, then one statement per table.
+
+const { traceHeaders } = require('@switchyard/shared/kafka')
+const { findTransfers, updateTransfers, insertStateChanges } = require('../common/transfer-repository')
+const { lockAccounts, saveAccountValues, insertPositionChanges } = require('./repository')
+const { applyPositionCommands } = require('./calculate')
+
+const ACTIONS = new Set(['reserve', 'commit', 'abort'])
+
+/** @param {import('../../../shared/src/kafka/envelope').IncomingMessage} record @returns {import('./calculate').PositionCommand} */
+function toCommand (record) {
+  const v = record.value
+  if (!v || !ACTIONS.has(v.action) || typeof v.transferId !== 'string') {
+    throw Object.assign(new Error('malformed position command'), { retriable: false })
+  }
+  return { action: v.action, transferId: v.transferId, reason: v.reason, prepare: v.prepare, fulfil: v.fulfil, timestamp: record.timestamp, trace: traceHeaders(record) }
+}
+
+/**
+ * @param {{ config: import('@switchyard/shared/config').Config, now?: () => number }} deps
+ * @returns {import('../../../shared/src/kafka/run-consumer').HandleBatch}
+ */
+function createPositionHandler ({ config, now = Date.now }) {
+  return async ({ trx }, records) => {
+    const commands = records.map(toCommand)
+    const transfers = await findTransfers(trx, [...new Set(commands.map((c) => c.transferId))], { lock: true })
+    // The transfer row is the authority on whose account moves.
+    const accountIds = new Set()
+    for (const c of commands) {
+      const t = transfers.get(c.transferId)
+      if (!t) continue
+      const id = c.action === 'commit' ? t.payee_account_id : t.payer_account_id
+      if (id !== null) accountIds.add(id)
+    }
+    const accounts = await lockAccounts(trx, [...accountIds].sort((a, b) => a - b))
+    const result = applyPositionCommands({ config, commands, transfers, accounts, nowMs: now() })
+    const counts = new Map()
+    for (const c of result.positionChanges) counts.set(c.account_id, (counts.get(c.account_id) || 0) + 1)
+    await insertPositionChanges(trx, result.positionChanges)
+    await saveAccountValues(trx, result.accountValues, counts)
+    await updateTransfers(trx, result.transferChanges)
+    await insertStateChanges(trx, result.stateChanges)
+    return { outgoing: result.outgoing }
+  }
+}
+
+module.exports = { createPositionHandler }

@@ -1,0 +1,40 @@
+'use strict'
+
+// What an auditor checks after every test: no money created or lost, and no
+// transfer left hanging past its expiration.
+
+const { parseAmount, formatAmount } = require('../../shared/src/money')
+const { waitUntil } = require('./wait')
+
+const FINAL = ['COMMITTED', 'ABORTED_REJECTED', 'ABORTED_ERROR', 'EXPIRED_PREPARED', 'EXPIRED_RESERVED', 'INVALID']
+
+/**
+ * Per currency, the sum of every account's value (participants' positions
+ * and settlement accounts, and the hub's accounts).
+ * @param {import('knex').Knex} db
+ */
+async function ledgerSums (db) {
+  const rows = await db('participant_position as p').join('participant_account as a', 'a.account_id', 'p.account_id').select('a.currency', 'p.value')
+  /** @type {Record<string, bigint>} */
+  const sums = {}
+  for (const r of rows) sums[r.currency] = (sums[r.currency] || 0n) + parseAmount(r.value)
+  return Object.fromEntries(Object.entries(sums).map(([c, v]) => [c, formatAmount(v)]))
+}
+
+/** @param {import('knex').Knex} db @param {string[]} ids */
+async function waitAllFinal (db, ids, timeoutMs = 30000) {
+  await waitUntil(async () => {
+    const open = await db('transfer').whereIn('transfer_id', ids).whereNotIn('state', FINAL).count({ n: '*' })
+    const stored = await db('transfer').whereIn('transfer_id', ids).count({ n: '*' })
+    return Number(open[0].n) === 0 && Number(stored[0].n) === ids.length
+  }, { timeoutMs, what: `${ids.length} transfers to reach a final state` })
+}
+
+/** Transfers whose expiration passed more than `graceMs` ago that are still not final. @param {import('knex').Knex} db */
+async function overdueTransfers (db, graceMs = 3000) {
+  return db('transfer').select('transfer_id', 'state')
+    .whereNotIn('state', FINAL)
+    .where('expiration', '<', db.raw('CURRENT_TIMESTAMP(3) - INTERVAL ? MICROSECOND', [graceMs * 1000]))
+}
+
+module.exports = { ledgerSums, waitAllFinal, overdueTransfers, FINAL }

@@ -1,0 +1,93 @@
+'use strict'
+
+// Simulated participant systems: an HTTP server per DFSP that records every
+// callback it receives and, as a payee, answers forwarded prepares the way a
+// real DFSP would (fulfil, fulfil with RESERVED, reject, or stay silent).
+
+const http = require('node:http')
+const crypto = require('node:crypto')
+const { waitUntil } = require('./wait')
+
+/** A fresh 32-byte preimage and its condition. */
+function newCondition () {
+  const preimage = crypto.randomBytes(32)
+  return { fulfilment: preimage.toString('base64url'), condition: crypto.createHash('sha256').update(preimage).digest('base64url') }
+}
+
+const CONTENT_TYPE = 'application/vnd.interoperability.transfers+json;version=1.1'
+
+/**
+ * @param {string} name
+ * @param {{ api: () => string }} switchyard where to send fulfils
+ */
+async function startParticipant (name, switchyard) {
+  /** @type {{ method: string, path: string, headers: Record<string, any>, body: any, at: number }[]} */
+  const received = []
+  /** transferId → what to do when the prepare arrives */
+  const plans = new Map()
+  let status = 200
+  /** The switch's answers to this participant's own requests, for diagnosis. */
+  const answers = []
+
+  async function respond (transferId, plan) {
+    const headers = {
+      'content-type': CONTENT_TYPE,
+      accept: CONTENT_TYPE,
+      date: new Date().toUTCString(),
+      'fspiop-source': name,
+      'fspiop-destination': plan.payer
+    }
+    let url = `${switchyard.api()}/transfers/${transferId}`
+    let body
+    if (plan.action === 'reject') {
+      url += '/error'
+      body = { errorInformation: { errorCode: plan.errorCode || '5101', errorDescription: 'Payee rejected transfer' } }
+    } else {
+      body = { fulfilment: plan.fulfilment, completedTimestamp: new Date().toISOString(), transferState: plan.action === 'reserve' ? 'RESERVED' : 'COMMITTED' }
+    }
+    const res = await fetch(url, { method: 'PUT', headers, body: JSON.stringify(body) })
+    answers.push({ transferId, status: res.status, body: await res.text() })
+  }
+
+  const server = http.createServer((req, res) => {
+    let data = ''
+    req.on('data', (d) => { data += d })
+    req.on('end', () => {
+      const entry = { method: req.method, path: req.url, headers: req.headers, body: data ? JSON.parse(data) : null, at: Date.now() }
+      received.push(entry)
+      res.writeHead(status).end()
+      if (req.method === 'POST' && req.url === '/transfers' && entry.body) {
+        const plan = plans.get(entry.body.transferId)
+        if (plan && plan.action !== 'ignore') {
+          setImmediate(() => respond(entry.body.transferId, { payer: entry.body.payerFsp, ...plan })
+            .catch((err) => answers.push({ transferId: entry.body.transferId, error: err.message })))
+        }
+      }
+    })
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const base = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`
+
+  return {
+    name,
+    base,
+    received,
+    endpoints: [
+      { type: 'FSPIOP_CALLBACK_URL_TRANSFER_POST', value: `${base}/transfers` },
+      { type: 'FSPIOP_CALLBACK_URL_TRANSFER_PUT', value: `${base}/transfers/{{transferId}}` },
+      { type: 'FSPIOP_CALLBACK_URL_TRANSFER_ERROR', value: `${base}/transfers/{{transferId}}/error` }
+    ],
+    /** As payee: what to do with transfer `id`. @param {string} id @param {{ action: 'fulfil' | 'reserve' | 'reject' | 'ignore', fulfilment?: string, errorCode?: string }} plan */
+    plan: (id, plan) => plans.set(id, plan),
+    /** @param {number} code */
+    answerWith: (code) => { status = code },
+    /** Callbacks about one transfer. @param {string} id */
+    about: (id) => received.filter((r) => r.path.includes(id) || (r.body && r.body.transferId === id)),
+    /** @param {(r: typeof received[number]) => boolean} match @param {string} what */
+    answers,
+    waitFor: (match, what, timeoutMs = 30000) => waitUntil(() => received.find(match), { timeoutMs, what: `${name} to receive ${what} (answers: ${JSON.stringify(answers)})` }),
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
+  }
+}
+
+module.exports = { startParticipant, newCondition, CONTENT_TYPE }
