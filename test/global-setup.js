@@ -6,6 +6,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const stack = require('../scripts/stack/index')
+const { createDb } = require('../shared/src/db')
 const { testConfig, TEST_DB } = require('./support/config')
 
 const MARKER = path.join(__dirname, '..', '.stack', 'started-by-tests.json')
@@ -23,6 +24,11 @@ module.exports = async function globalSetup () {
     await stack.down(config, { say, only }).catch(() => {})
     throw err
   }
+  // The test database is disposable: every run starts from an empty ledger,
+  // so ledger invariants are never disturbed by an earlier, interrupted run.
+  const db = createDb(config, { database: null })
+  try { await db.raw(`DROP DATABASE IF EXISTS \`${TEST_DB}\``) } finally { await db.destroy() }
+  await stack.migrate(config, TEST_DB)
   console.log(`\n[stack] ready in ${Date.now() - t0} ms`)
   fs.mkdirSync(path.dirname(MARKER), { recursive: true })
   fs.writeFileSync(MARKER, JSON.stringify(started))

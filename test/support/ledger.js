@@ -9,7 +9,7 @@ const { waitUntil } = require('./wait')
 const FINAL = ['COMMITTED', 'ABORTED_REJECTED', 'ABORTED_ERROR', 'EXPIRED_PREPARED', 'EXPIRED_RESERVED', 'INVALID']
 
 /**
- * Per currency, the sum of every account's value (participants' positions
+ * Per currency, the non-zero sum of every account's value (participants' positions
  * and settlement accounts, and the hub's accounts).
  * @param {import('knex').Knex} db
  */
@@ -18,7 +18,9 @@ async function ledgerSums (db) {
   /** @type {Record<string, bigint>} */
   const sums = {}
   for (const r of rows) sums[r.currency] = (sums[r.currency] || 0n) + parseAmount(r.value)
-  return Object.fromEntries(Object.entries(sums).map(([c, v]) => [c, formatAmount(v)]))
+  // A currency whose accounts sum to zero is left out, so a currency first
+  // used during a test compares equal to its absence before.
+  return Object.fromEntries(Object.entries(sums).filter(([, v]) => v !== 0n).map(([c, v]) => [c, formatAmount(v)]))
 }
 
 /** @param {import('knex').Knex} db @param {string[]} ids */
