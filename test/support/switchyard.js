@@ -12,7 +12,7 @@ const { createRuntime } = require('../../shared/src/runtime')
 const { createKafkaFromConfig, allTopicNames, ensureTopics } = require('../../shared/src/kafka')
 const { startApi } = require('../../api-adapter/src/server')
 const { startHandlers } = require('../../handlers/src/main')
-const { CONTENT_TYPE } = require('./participants')
+const { CONTENT_TYPE } = require('../../perf/src/load/participant')
 
 /**
  * @param {Record<string, string>} [overrides] configuration

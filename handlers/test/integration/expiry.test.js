@@ -5,7 +5,7 @@
 // 3303 once, and no position moves.
 
 const { startSwitchyard, prepareBody } = require('../../../test/support/switchyard')
-const { startParticipant, newCondition } = require('../../../test/support/participants')
+const { startParticipant, newCondition } = require('../../../perf/src/load/participant')
 const { ledgerSums, waitAllFinal, overdueTransfers } = require('../../../test/support/ledger')
 const { waitUntil } = require('../../../test/support/wait')
 const { unique } = require('../../../test/support/config')

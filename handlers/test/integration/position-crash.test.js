@@ -7,7 +7,7 @@
 // transfers imply — nothing applied twice, nothing lost.
 
 const { startSwitchyard, prepareBody } = require('../../../test/support/switchyard')
-const { startParticipant, newCondition } = require('../../../test/support/participants')
+const { startParticipant, newCondition } = require('../../../perf/src/load/participant')
 const { startProcess } = require('../../../test/support/processes')
 const { ledgerSums, waitAllFinal } = require('../../../test/support/ledger')
 const { waitUntil } = require('../../../test/support/wait')

@@ -6,7 +6,7 @@
 
 const crypto = require('node:crypto')
 const { startSwitchyard, prepareBody } = require('../../../test/support/switchyard')
-const { startParticipant, newCondition } = require('../../../test/support/participants')
+const { startParticipant, newCondition } = require('../../../perf/src/load/participant')
 const { ledgerSums, waitAllFinal, overdueTransfers } = require('../../../test/support/ledger')
 const { unique } = require('../../../test/support/config')
 

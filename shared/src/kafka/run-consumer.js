@@ -37,7 +37,7 @@ const MAX_BACKOFF_MS = 10000
 
 /**
  * @typedef {{ maxAttempts: number, backoffMs: number, maxWaitMs: number, maxBytesPerPartition: number,
- *   partitionsConcurrently: number, sessionTimeoutMs: number }} RunnerSettings
+ *   partitionsConcurrently: number, sessionTimeoutMs: number, maxBatchSize: number }} RunnerSettings
  */
 
 /** @param {Readonly<Record<string, any>>} config @returns {RunnerSettings} */
@@ -48,7 +48,8 @@ function runnerSettings (config) {
     maxWaitMs: config.KAFKA_MAX_WAIT_MS,
     maxBytesPerPartition: config.KAFKA_BATCH_MAX_BYTES,
     partitionsConcurrently: config.KAFKA_PARTITIONS_CONCURRENTLY,
-    sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS
+    sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
+    maxBatchSize: config.KAFKA_MAX_BATCH_SIZE
   }
 }
 
@@ -204,35 +205,49 @@ async function runConsumer (opts) {
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: settings.partitionsConcurrently,
     eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
-      if (!batch.messages.length || isStale()) return
-      const partKey = `${batch.topic}:${batch.partition}`
-      const skipThrough = replayedThrough.get(partKey) ?? -1n
-      const records = batch.messages.map((m) => fromKafka(batch.topic, batch.partition, m)).filter((r) => r.offset > skipThrough)
-      const lastFetched = BigInt(batch.messages[batch.messages.length - 1].offset)
-      let commitThrough = lastFetched
-      let results = []
-      if (records.length) {
-        const ctx = { isRunning, heartbeat }
-        results = await processRecords(batch, records, ctx)
-        const lastOffset = records[records.length - 1].offset
-        if (hooks.afterDbCommit) await hooks.afterDbCommit({ topic: batch.topic, partition: batch.partition, lastOffset })
-        const toSend = results.flatMap((r) => [...r.replay, ...r.outgoing])
-        const sent = await withRetries(() => producer.send(toSend), { ...ctx, what: 'produce', bounded: false })
-        if (!sent.ok) throw sent.err
-        const replayEnd = results.reduce((max, r) => (r.replayEnd > max ? r.replayEnd : max), -1n)
-        if (replayEnd > lastFetched) { replayedThrough.set(partKey, replayEnd); commitThrough = replayEnd }
+      // A fetched batch is applied in chunks of at most maxBatchSize records,
+      // each chunk one transaction, one produce and one offset commit
+      // (maxBatchSize 1 is the naive one-message-at-a-time baseline).
+      for (let i = 0; i < batch.messages.length; i += settings.maxBatchSize) {
+        if (isStale() || !isRunning()) return
+        await applyChunk(batch, batch.messages.slice(i, i + settings.maxBatchSize), { heartbeat, isRunning, resolveOffset })
       }
-      resolveOffset(String(lastFetched))
-      // Only now, with effects committed and messages acknowledged, may the
-      // broker forget the records.
-      await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: String(commitThrough + 1n) }])
-      // Effects committed, messages acknowledged, offsets committed: hand over.
-      for (const r of results) {
-        try { if (r.afterCommit) r.afterCommit() } catch (err) { log.error({ err }, 'afterCommit failed') }
-      }
-      await heartbeat()
     }
   })
+
+  /**
+   * @param {{ topic: string, partition: number }} batch
+   * @param {any[]} messages kafkajs messages
+   * @param {{ heartbeat: () => Promise<void>, isRunning: () => boolean, resolveOffset: (offset: string) => void }} ctx
+   */
+  async function applyChunk (batch, messages, { heartbeat, isRunning, resolveOffset }) {
+    const partKey = `${batch.topic}:${batch.partition}`
+    const skipThrough = replayedThrough.get(partKey) ?? -1n
+    const records = messages.map((m) => fromKafka(batch.topic, batch.partition, m)).filter((r) => r.offset > skipThrough)
+    const lastFetched = BigInt(messages[messages.length - 1].offset)
+    let commitThrough = lastFetched
+    let results = []
+    if (records.length) {
+      const ctx = { isRunning, heartbeat }
+      results = await processRecords(batch, records, ctx)
+      const lastOffset = records[records.length - 1].offset
+      if (hooks.afterDbCommit) await hooks.afterDbCommit({ topic: batch.topic, partition: batch.partition, lastOffset })
+      const toSend = results.flatMap((r) => [...r.replay, ...r.outgoing])
+      const sent = await withRetries(() => producer.send(toSend), { ...ctx, what: 'produce', bounded: false })
+      if (!sent.ok) throw sent.err
+      const replayEnd = results.reduce((max, r) => (r.replayEnd > max ? r.replayEnd : max), -1n)
+      if (replayEnd > lastFetched) { replayedThrough.set(partKey, replayEnd); commitThrough = replayEnd }
+    }
+    resolveOffset(String(lastFetched))
+    // Only now, with effects committed and messages acknowledged, may the
+    // broker forget the records.
+    await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: String(commitThrough + 1n) }])
+    // Effects committed, messages acknowledged, offsets committed: hand over.
+    for (const r of results) {
+      try { if (r.afterCommit) r.afterCommit() } catch (err) { log.error({ err }, 'afterCommit failed') }
+    }
+    await heartbeat()
+  }
 
   return {
     consumer,

@@ -53,7 +53,7 @@ async function scenario (partitions = 1) {
   return s
 }
 
-async function start (s, handlerOpts = {}) {
+async function start (s, handlerOpts = {}, settingsOverrides = {}) {
   const runner = await runConsumer({
     kafka: tk.kafka,
     db,
@@ -62,7 +62,7 @@ async function start (s, handlerOpts = {}) {
     groupId: s.groupId,
     topics: [s.inTopic],
     handleBatch: createEchoHandler({ table: s.table, outTopic: s.outTopic, ...handlerOpts }),
-    settings
+    settings: { ...settings, ...settingsOverrides }
   })
   stops.push(() => runner.stop())
   return runner
@@ -82,6 +82,19 @@ test('applies a batch once, emits its messages, then commits the offsets', async
   expect(out.messages.map((m) => m.value.id).sort()).toEqual([...sent].sort())
   expect(await effects(s)).toEqual(Object.fromEntries(sent.map((id) => [id, 1])))
   await waitUntil(async () => (await tk.committed(s.groupId, s.inTopic)).reduce((a, b) => a + b, 0) === 30, { what: 'offsets committed' })
+})
+
+test('records are applied in transactions of at most maxBatchSize', async () => {
+  const s = await scenario()
+  const out = await tk.collect(s.outTopic)
+  const sent = ids(10, 'b')
+  await tk.send(sent.map((id) => ({ topic: s.inTopic, key: 'one-partition', value: { id } })))
+  const batchSizes = []
+  await start(s, { batchSizes }, { maxBatchSize: 4 })
+  await out.waitForCount(10)
+  expect(Math.max(...batchSizes)).toBeLessThanOrEqual(4)
+  expect(batchSizes.reduce((a, b) => a + b, 0)).toBe(10)
+  expect(await effects(s)).toEqual(Object.fromEntries(sent.map((id) => [id, 1])))
 })
 
 test('a batch whose DB transaction fails is rolled back, redelivered and applied once', async () => {

@@ -6,7 +6,7 @@
 
 const http = require('node:http')
 const crypto = require('node:crypto')
-const { waitUntil } = require('./wait')
+const { waitUntil } = require('../../../test/support/wait')
 
 /** A fresh 32-byte preimage and its condition. */
 function newCondition () {
