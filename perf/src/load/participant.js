@@ -65,7 +65,7 @@ async function startParticipant (name, switchyard) {
       }
     })
   })
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
   const base = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`
 
   return {
