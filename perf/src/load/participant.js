@@ -14,7 +14,7 @@ function newCondition () {
   return { fulfilment: preimage.toString('base64url'), condition: crypto.createHash('sha256').update(preimage).digest('base64url') }
 }
 
-const CONTENT_TYPE = 'application/vnd.interoperability.transfers+json;version=1.1'
+const { CONTENT_TYPE } = require('./client')
 
 /**
  * @param {string} name
