@@ -33,7 +33,7 @@ async function main () {
     console.log(`POST /transfers ${body.transferId} → ${res.status}`)
     await payer.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${body.transferId}`, 'the final state', 15000)
     await payee.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${body.transferId}`, 'the final state', 15000)
-    for (const [who, p] of [['payee', payee], ['payer', payer]]) {
+    for (const [who, p] of /** @type {[string, typeof payer][]} */ ([['payee', payee], ['payer', payer]])) {
       for (const r of p.received) console.log(`  +${String(r.at - t0).padStart(4)} ms  ${who} received ${r.method} ${r.path}  ${JSON.stringify(r.body).slice(0, 110)}`)
     }
     console.log(`positions: ${payer.name} ${await client.position(payer.name)} USD, ${payee.name} ${await client.position(payee.name)} USD`)
