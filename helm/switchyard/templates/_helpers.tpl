@@ -1,0 +1,360 @@
+{{/*
+Names and labels.
+*/}}
+{{- define "switchyard.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "switchyard.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* A component's object name. Args: root, component. */}}
+{{- define "switchyard.componentName" -}}
+{{- printf "%s-%s" (include "switchyard.fullname" .root) .component | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "switchyard.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Args: root, component. */}}
+{{- define "switchyard.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "switchyard.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{/* Args: root, component. */}}
+{{- define "switchyard.labels" -}}
+helm.sh/chart: {{ include "switchyard.chart" .root }}
+{{ include "switchyard.selectorLabels" . }}
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+app.kubernetes.io/part-of: switchyard
+{{- end }}
+
+{{- define "switchyard.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "switchyard.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "switchyard.secretName" -}}
+{{- default (include "switchyard.fullname" .) .Values.secret.existingSecret }}
+{{- end }}
+
+{{- define "switchyard.image" -}}
+{{- $tag := .Values.image.tag | default .Chart.AppVersion }}
+{{- printf "%s:%s" .Values.image.repository (include "switchyard.envValue" $tag) }}
+{{- end }}
+
+{{/*
+An environment value as the string the process reads. Helm reads YAML numbers
+as float64, which toString would print as 1.048576e+06; lists are joined with
+commas (the schema's `list` type).
+*/}}
+{{- define "switchyard.envValue" -}}
+{{- if kindIs "slice" . }}
+{{- join "," . }}
+{{- else if and (kindIs "float64" .) (eq (float64 (int64 .)) .) }}
+{{- int64 . }}
+{{- else }}
+{{- toString . }}
+{{- end }}
+{{- end }}
+
+{{/*
+One setting for a component: its own env first, then config, then the schema
+default given. Args: root, env, name, default.
+*/}}
+{{- define "switchyard.setting" -}}
+{{- $env := .env | default dict }}
+{{- if hasKey $env .name }}
+{{- include "switchyard.envValue" (index $env .name) }}
+{{- else if hasKey .root.Values.config .name }}
+{{- include "switchyard.envValue" (index .root.Values.config .name) }}
+{{- else }}
+{{- .default }}
+{{- end }}
+{{- end }}
+
+{{/*
+Fails on settings that cannot work in a cluster. Names outside the schema are
+rejected earlier, by values.schema.json.
+*/}}
+{{- define "switchyard.validate" -}}
+{{- $loopback := list "127.0.0.1" "localhost" "::1" }}
+{{- range $component, $env := dict "config" .Values.config "apiAdapter" (.Values.apiAdapter.env | default dict) }}
+{{- if and (hasKey $env "API_HOST") (has (toString $env.API_HOST) $loopback) }}
+{{- fail (printf "%s.API_HOST is %s: probes reach pods on their IP, so it must be 0.0.0.0 (or the pod IP)" $component $env.API_HOST) }}
+{{- end }}
+{{- end }}
+{{- range $name, $h := .Values.handlers }}
+{{- if and $h.env (hasKey $h.env "API_HOST") (has (toString $h.env.API_HOST) $loopback) }}
+{{- fail (printf "handlers.%s.env.API_HOST is %s: the /health server listens on API_HOST, so it must be 0.0.0.0" $name $h.env.API_HOST) }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+The non-secret configuration as `name: value` pairs (ConfigMap data), STACK
+always "off": Kafka and MySQL are external.
+*/}}
+{{- define "switchyard.configData" -}}
+{{- range $name, $value := .Values.config }}
+{{ $name }}: {{ include "switchyard.envValue" $value | quote }}
+{{- end }}
+STACK: "off"
+{{- end }}
+
+{{/* DB_PASSWORD (and ADMIN_TOKEN for the api-adapter) from the Secret. Args: root, secretName, adminToken. */}}
+{{- define "switchyard.secretEnv" -}}
+- name: DB_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ .secretName }}
+      key: DB_PASSWORD
+{{- if .adminToken }}
+- name: ADMIN_TOKEN
+  valueFrom:
+    secretKeyRef:
+      name: {{ .secretName }}
+      key: ADMIN_TOKEN
+      optional: true
+{{- end }}
+{{- end }}
+
+{{/*
+Seconds the kubelet waits between starting preStop and SIGKILL: the preStop
+sleep, then the process's own shutdown budget (SHUTDOWN_TIMEOUT_MS, rounded
+up), then a margin. Args: root, env.
+*/}}
+{{- define "switchyard.terminationGrace" -}}
+{{- $ms := include "switchyard.setting" (dict "root" .root "env" .env "name" "SHUTDOWN_TIMEOUT_MS" "default" "15000") | int64 }}
+{{- $shutdown := .root.Values.shutdown }}
+{{- add (div (add $ms 999) 1000) $shutdown.preStopSleepSeconds $shutdown.extraGraceSeconds }}
+{{- end }}
+
+{{/*
+A Deployment for one process of the one image: the api-adapter or a handler.
+Args: root, component, values (enabled, replicas, resources, env, autoscaling,
+optional scheduling and podAnnotations), command, fixedEnv (map), ports (list
+of name/port), probePort (a port name), adminToken (bool).
+*/}}
+{{- define "switchyard.deployment" -}}
+{{- $root := .root }}
+{{- $v := .values }}
+{{- $env := $v.env | default dict }}
+{{- $autoscaling := $v.autoscaling | default dict }}
+{{- $labels := dict "root" $root "component" .component }}
+{{- $podAnnotations := merge (dict) ($v.podAnnotations | default dict) ($root.Values.podAnnotations | default dict) }}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ include "switchyard.componentName" $labels }}
+  labels:
+    {{- include "switchyard.labels" $labels | nindent 4 }}
+spec:
+  {{- if not $autoscaling.enabled }}
+  replicas: {{ $v.replicas }}
+  {{- end }}
+  revisionHistoryLimit: 5
+  selector:
+    matchLabels:
+      {{- include "switchyard.selectorLabels" $labels | nindent 6 }}
+  template:
+    metadata:
+      labels:
+        {{- include "switchyard.labels" $labels | nindent 8 }}
+        {{- with $root.Values.podLabels }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+      annotations:
+        # A changed ConfigMap or Secret rolls the pods: env is read at start.
+        checksum/config: {{ include (print $root.Template.BasePath "/configmap.yaml") $root | sha256sum }}
+        {{- if not $root.Values.secret.existingSecret }}
+        checksum/secret: {{ include (print $root.Template.BasePath "/secret.yaml") $root | sha256sum }}
+        {{- end }}
+        {{- with $podAnnotations }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+    spec:
+      serviceAccountName: {{ include "switchyard.serviceAccountName" $root }}
+      # Switchyard never calls the Kubernetes API.
+      automountServiceAccountToken: false
+      {{- with $root.Values.imagePullSecrets }}
+      imagePullSecrets:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      securityContext:
+        {{- toYaml $root.Values.podSecurityContext | nindent 8 }}
+      # Longer than preStop + SHUTDOWN_TIMEOUT_MS, so the batch in flight can
+      # commit, produce and commit its offsets before SIGKILL.
+      terminationGracePeriodSeconds: {{ include "switchyard.terminationGrace" (dict "root" $root "env" $env) }}
+      containers:
+        - name: {{ .component }}
+          image: {{ include "switchyard.image" $root | quote }}
+          imagePullPolicy: {{ $root.Values.image.pullPolicy }}
+          command: {{ toJson .command }}
+          envFrom:
+            - configMapRef:
+                name: {{ include "switchyard.componentName" (dict "root" $root "component" "config") }}
+          env:
+            {{- include "switchyard.secretEnv" (dict "secretName" (include "switchyard.secretName" $root) "adminToken" .adminToken) | nindent 12 }}
+            {{- range $name, $value := .fixedEnv }}
+            - name: {{ $name }}
+              value: {{ $value | quote }}
+            {{- end }}
+            {{- range $name, $value := $env }}
+            - name: {{ $name }}
+              value: {{ include "switchyard.envValue" $value | quote }}
+            {{- end }}
+          ports:
+            {{- range .ports }}
+            - name: {{ .name }}
+              containerPort: {{ .port }}
+              protocol: TCP
+            {{- end }}
+          {{- $probe := dict "httpGet" (dict "path" "/health" "port" .probePort) }}
+          startupProbe:
+            {{- toYaml (merge (dict) $probe $root.Values.probes.startup) | nindent 12 }}
+          readinessProbe:
+            {{- toYaml (merge (dict) $probe $root.Values.probes.readiness) | nindent 12 }}
+          livenessProbe:
+            {{- toYaml (merge (dict) $probe $root.Values.probes.liveness) | nindent 12 }}
+          lifecycle:
+            preStop:
+              # Lets endpoint controllers and load balancers stop sending
+              # traffic before SIGTERM makes the process stop listening.
+              exec:
+                command: ["sleep", "{{ $root.Values.shutdown.preStopSleepSeconds }}"]
+          securityContext:
+            {{- toYaml $root.Values.securityContext | nindent 12 }}
+          {{- with $v.resources }}
+          resources:
+            {{- toYaml . | nindent 12 }}
+          {{- end }}
+          volumeMounts:
+            - name: tmp
+              mountPath: /tmp
+      volumes:
+        - name: tmp
+          emptyDir: {}
+      {{- with ($v.nodeSelector | default $root.Values.nodeSelector) }}
+      nodeSelector:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with ($v.tolerations | default $root.Values.tolerations) }}
+      tolerations:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with ($v.affinity | default $root.Values.affinity) }}
+      affinity:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+{{- end }}
+
+{{/*
+The components that get a Deployment, as YAML: name → values. Used by the HPA
+and PDB templates so both cover the api-adapter and every enabled handler.
+*/}}
+{{- define "switchyard.components" -}}
+{{- $out := dict }}
+{{- if .Values.apiAdapter.enabled }}
+{{- $_ := set $out "api-adapter" .Values.apiAdapter }}
+{{- end }}
+{{- range $name, $h := .Values.handlers }}
+{{- if $h.enabled }}
+{{- $_ := set $out $name $h }}
+{{- end }}
+{{- end }}
+{{- toYaml $out }}
+{{- end }}
+
+{{/*
+A pre-install/pre-upgrade hook Job running one script of the image with the
+chart's configuration. Args: root, component, weight, command.
+*/}}
+{{- define "switchyard.hookJob" -}}
+{{- $root := .root }}
+{{- $labels := dict "root" $root "component" .component }}
+{{- $secretName := $root.Values.secret.existingSecret | default (include "switchyard.componentName" (dict "root" $root "component" "hooks")) }}
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: {{ include "switchyard.componentName" $labels }}
+  labels:
+    {{- include "switchyard.labels" $labels | nindent 4 }}
+  annotations:
+    # Before any Deployment is created or changed. Hooks run in weight order
+    # and Helm waits for each Job to complete; a failed Job fails the release.
+    "helm.sh/hook": pre-install,pre-upgrade
+    "helm.sh/hook-weight": {{ .weight | quote }}
+    "helm.sh/hook-delete-policy": before-hook-creation,hook-succeeded
+spec:
+  backoffLimit: {{ $root.Values.jobs.backoffLimit }}
+  {{- with $root.Values.jobs.activeDeadlineSeconds }}
+  activeDeadlineSeconds: {{ . }}
+  {{- end }}
+  template:
+    metadata:
+      labels:
+        {{- include "switchyard.labels" $labels | nindent 8 }}
+    spec:
+      restartPolicy: Never
+      {{- with $root.Values.jobs.serviceAccountName }}
+      serviceAccountName: {{ . }}
+      {{- end }}
+      automountServiceAccountToken: false
+      {{- with $root.Values.imagePullSecrets }}
+      imagePullSecrets:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      securityContext:
+        {{- toYaml $root.Values.podSecurityContext | nindent 8 }}
+      containers:
+        - name: {{ .component }}
+          image: {{ include "switchyard.image" $root | quote }}
+          imagePullPolicy: {{ $root.Values.image.pullPolicy }}
+          command: {{ toJson .command }}
+          # Inline, not envFrom: on first install the hooks run before the
+          # release's ConfigMap and Secret exist.
+          env:
+            {{- range $name, $value := fromYaml (include "switchyard.configData" $root) }}
+            - name: {{ $name }}
+              value: {{ $value | quote }}
+            {{- end }}
+            {{- include "switchyard.secretEnv" (dict "secretName" $secretName "adminToken" false) | nindent 12 }}
+          securityContext:
+            {{- toYaml $root.Values.securityContext | nindent 12 }}
+          {{- with $root.Values.jobs.resources }}
+          resources:
+            {{- toYaml . | nindent 12 }}
+          {{- end }}
+          volumeMounts:
+            - name: tmp
+              mountPath: /tmp
+      volumes:
+        - name: tmp
+          emptyDir: {}
+      {{- with $root.Values.nodeSelector }}
+      nodeSelector:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $root.Values.tolerations }}
+      tolerations:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+{{- end }}
