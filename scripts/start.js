@@ -5,6 +5,10 @@
 // api-adapter and every handler in this one process. The code path is the
 // same as production's one-process-per-handler deployment.
 
+// First, so that fastify, mysql2 and undici are instrumented when they load.
+const { registerTracing, shutdownTracing } = require('../shared/src/tracing')
+registerTracing('all')
+
 const stack = require('./stack/index')
 const { loadConfig } = require('../shared/src/config')
 const { createLogger } = require('../shared/src/logger')
@@ -21,6 +25,8 @@ async function main () {
   const logger = createLogger(config, { name: 'switchyard' })
   const lifecycle = createLifecycle({ logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS })
   lifecycle.installSignalHandlers()
+  // Registered first, so it flushes last.
+  lifecycle.add('tracing', shutdownTracing)
   const runtime = await createRuntime({ config, logger, lifecycle })
   const handlers = await startHandlers(runtime, [...config.HANDLERS])
   const { url, adminUrl } = await startApi(runtime)

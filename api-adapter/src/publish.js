@@ -8,6 +8,7 @@
 
 const { toWire } = require('@switchyard/shared/kafka')
 const { createFspiopError } = require('@switchyard/shared/errors')
+const { currentTraceHeaders, tagTransfer } = require('@switchyard/shared/tracing')
 
 /**
  * @param {ReturnType<typeof import('@switchyard/shared/kafka').createProducer> | undefined} producer
@@ -16,7 +17,12 @@ const { createFspiopError } = require('@switchyard/shared/errors')
 function createPublisher (producer) {
   return async function publish (message) {
     if (!producer) throw createFspiopError('SERVICE_CURRENTLY_UNAVAILABLE', 'no message broker is configured')
-    const wire = toWire(message)
+    // The command continues the request's trace (whose parent is the
+    // participant's own traceparent, if it sent one); the request span is
+    // tagged with the transfer so traces a participant did not continue can
+    // still be joined to it.
+    tagTransfer(message.key)
+    const wire = toWire({ ...message, headers: { ...message.headers, ...currentTraceHeaders() } })
     try {
       await producer.send([wire])
     } catch (err) {

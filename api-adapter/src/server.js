@@ -3,6 +3,10 @@
 // Starts the api-adapter: `node api-adapter/src/server.js`. scripts/start.js
 // uses startApi() to run it in one process with every handler.
 
+// First, so that fastify, mysql2 and undici are instrumented when they load.
+const { registerTracing, shutdownTracing } = require('@switchyard/shared/tracing')
+if (require.main === module) registerTracing('api')
+
 const { loadConfig } = require('@switchyard/shared/config')
 const { createLogger } = require('@switchyard/shared/logger')
 const { createLifecycle } = require('@switchyard/shared/lifecycle')
@@ -43,6 +47,8 @@ async function main () {
   const logger = createLogger(config, { name: 'api-adapter' })
   const lifecycle = createLifecycle({ logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS })
   lifecycle.installSignalHandlers()
+  // Registered first, so it flushes last.
+  lifecycle.add('tracing', shutdownTracing)
   const runtime = await createRuntime({ config, logger, lifecycle })
   const { url, adminUrl } = await startApi(runtime)
   logger.info({ url, adminUrl }, 'api-adapter listening')

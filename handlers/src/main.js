@@ -6,6 +6,10 @@
 // Production runs one handler per process (one Deployment each); `npm start`
 // runs all of them next to the API through startHandlers().
 
+// First, so that mysql2 and undici are instrumented when they load.
+const { registerTracing, shutdownTracing } = require('@switchyard/shared/tracing')
+if (require.main === module) registerTracing(process.argv.length > 2 ? process.argv.slice(2).join('-') : undefined)
+
 const { loadConfig } = require('@switchyard/shared/config')
 const { createLogger } = require('@switchyard/shared/logger')
 const { createLifecycle } = require('@switchyard/shared/lifecycle')
@@ -43,6 +47,8 @@ async function startHandlers (runtime, requested) {
         producer: runtime.producer,
         logger,
         groupId: spec.groupId,
+        stage: name,
+        observer: runtime.observer,
         topics: spec.topics,
         handleBatch: spec.handleBatch,
         settings: { ...runnerSettings(runtime.config), ...spec.settings }
@@ -64,6 +70,8 @@ async function main () {
   resolveNames(requested)
   const lifecycle = createLifecycle({ logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS })
   lifecycle.installSignalHandlers()
+  // Registered first, so it flushes last.
+  lifecycle.add('tracing', shutdownTracing)
   const runtime = await createRuntime({ config, logger, lifecycle })
   const started = await startHandlers(runtime, requested)
   const server = await startHealthServer({ port: config.HEALTH_PORT, host: config.API_HOST, health: runtime.health })

@@ -26,6 +26,12 @@ function createHandleBatch ({ repository, dispatcher, deadLetterTopic }) {
     const outgoing = []
     for (const record of messages) {
       const { job, problem } = toJob(record)
+      // The stage span's trace context travels with the callback, so its
+      // delivery (later, maybe by another replica) joins the transfer's trace.
+      if (job && record.headers.traceparent) {
+        job.headers.traceparent = record.headers.traceparent
+        if (record.headers.tracestate) job.headers.tracestate = record.headers.tracestate
+      }
       if (job) jobs.push(job)
       else outgoing.push(invalidToDeadLetter(record, problem, deadLetterTopic))
     }

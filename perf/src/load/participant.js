@@ -37,6 +37,8 @@ async function startParticipant (name, switchyard) {
       'fspiop-source': name,
       'fspiop-destination': plan.payer
     }
+    // A traced DFSP continues the trace the switch sent it.
+    if (plan.traceparent) headers.traceparent = plan.traceparent
     let url = `${switchyard.api()}/transfers/${transferId}`
     let body
     if (plan.action === 'reject') {
@@ -59,7 +61,7 @@ async function startParticipant (name, switchyard) {
       if (req.method === 'POST' && req.url === '/transfers' && entry.body) {
         const plan = plans.get(entry.body.transferId)
         if (plan && plan.action !== 'ignore') {
-          setImmediate(() => respond(entry.body.transferId, { payer: entry.body.payerFsp, ...plan })
+          setImmediate(() => respond(entry.body.transferId, { payer: entry.body.payerFsp, traceparent: entry.headers.traceparent, ...plan })
             .catch((err) => answers.push({ transferId: entry.body.transferId, error: err.message })))
         }
       }

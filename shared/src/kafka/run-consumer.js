@@ -15,6 +15,8 @@ const { deadLetterTopic } = require('./topics')
 const { isRetriable } = require('./retriable')
 const { readProgress, recordProgress } = require('./progress')
 const { withTransaction } = require('../db/with-transaction')
+const { startStageSpans } = require('../tracing/stage-spans')
+const { context } = require('@opentelemetry/api')
 
 const MAX_BACKOFF_MS = 10000
 
@@ -33,6 +35,16 @@ const MAX_BACKOFF_MS = 10000
  * @property {HandleBatch} handleBatch
  * @property {RunnerSettings} settings
  * @property {{ afterDbCommit?: (info: { topic: string, partition: number, lastOffset: bigint }) => void | Promise<void> }} [hooks] test seams for fault injection
+ * @property {string} [stage] the stage name in traces and metrics (defaults to groupId)
+ * @property {ConsumerObserver} [observer] told about every applied chunk (metrics)
+ */
+
+/**
+ * What a runner reports after each chunk has been committed, produced and
+ * its offsets committed. Times are epoch milliseconds.
+ * @typedef {{ stage: string, topic: string, partition: number, size: number, applied: number,
+ *   queueGapsMs: number[], pickedUpAt: number, dbMs: number, produceMs: number, totalMs: number }} ChunkReport
+ * @typedef {{ onChunk?: (report: ChunkReport) => void, onDeadLetter?: (info: { stage: string, topic: string, partition: number, offset: string }) => void }} ConsumerObserver
  */
 
 /**
@@ -99,7 +111,8 @@ async function describeClusterId (kafka) {
  * @param {RunnerOptions} opts
  */
 async function runConsumer (opts) {
-  const { kafka, db, producer, logger, groupId, topics, handleBatch, settings, hooks = {} } = opts
+  const { kafka, db, producer, logger, groupId, topics, handleBatch, settings, hooks = {}, observer = {} } = opts
+  const stage = opts.stage || groupId
   const log = logger.child({ consumer: groupId })
   const consumer = kafka.consumer({
     groupId,
@@ -189,6 +202,7 @@ async function runConsumer (opts) {
       const one = await withRetries(() => applyOnce(batch, [record]), { ...ctx, what: `offset ${record.offset}`, bounded: true })
       if (one.ok) { results.push(one.value); continue }
       log.error({ err: one.err, topic: batch.topic, partition: batch.partition, offset: String(record.offset) }, 'dead-lettering message')
+      if (observer.onDeadLetter) observer.onDeadLetter({ stage, topic: batch.topic, partition: batch.partition, offset: String(record.offset) })
       const dead = await withRetries(() => applyOnce(batch, [record], { deadLetter: { err: one.err, attempts: one.attempts } }), { ...ctx, what: 'dead-letter', bounded: false })
       if (dead.ok) results.push(dead.value)
     }
@@ -221,30 +235,57 @@ async function runConsumer (opts) {
    * @param {{ heartbeat: () => Promise<void>, isRunning: () => boolean, resolveOffset: (offset: string) => void }} ctx
    */
   async function applyChunk (batch, messages, { heartbeat, isRunning, resolveOffset }) {
+    const pickedUpAt = Date.now()
+    let dbDone = pickedUpAt
+    let produced = pickedUpAt
     const partKey = `${batch.topic}:${batch.partition}`
     const skipThrough = replayedThrough.get(partKey) ?? -1n
     const records = messages.map((m) => fromKafka(batch.topic, batch.partition, m)).filter((r) => r.offset > skipThrough)
     const lastFetched = BigInt(messages[messages.length - 1].offset)
     let commitThrough = lastFetched
     let results = []
-    if (records.length) {
-      const ctx = { isRunning, heartbeat }
-      results = await processRecords(batch, records, ctx)
-      const lastOffset = records[records.length - 1].offset
-      if (hooks.afterDbCommit) await hooks.afterDbCommit({ topic: batch.topic, partition: batch.partition, lastOffset })
-      const toSend = results.flatMap((r) => [...r.replay, ...r.outgoing])
-      const sent = await withRetries(() => producer.send(toSend), { ...ctx, what: 'produce', bounded: false })
-      if (!sent.ok) throw sent.err
-      const replayEnd = results.reduce((max, r) => (r.replayEnd > max ? r.replayEnd : max), -1n)
-      if (replayEnd > lastFetched) { replayedThrough.set(partKey, replayEnd); commitThrough = replayEnd }
+    const spans = startStageSpans({ stage, topic: batch.topic, partition: batch.partition, pickedUpAt, records })
+    try {
+      if (records.length) {
+        const ctx = { isRunning, heartbeat }
+        // The transaction runs in the batch span, so its SQL spans hang there.
+        results = await context.with(spans.batchContext, () => processRecords(batch, records, ctx))
+        dbDone = Date.now()
+        const lastOffset = records[records.length - 1].offset
+        if (hooks.afterDbCommit) await hooks.afterDbCommit({ topic: batch.topic, partition: batch.partition, lastOffset })
+        const toSend = results.flatMap((r) => [...r.replay, ...r.outgoing])
+        const sent = await withRetries(() => producer.send(toSend), { ...ctx, what: 'produce', bounded: false })
+        if (!sent.ok) throw sent.err
+        produced = Date.now()
+        const replayEnd = results.reduce((max, r) => (r.replayEnd > max ? r.replayEnd : max), -1n)
+        if (replayEnd > lastFetched) { replayedThrough.set(partKey, replayEnd); commitThrough = replayEnd }
+      }
+      resolveOffset(String(lastFetched))
+      // Only now, with effects committed and messages acknowledged, may the
+      // broker forget the records.
+      await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: String(commitThrough + 1n) }])
+    } catch (err) {
+      spans.end(err)
+      throw err
     }
-    resolveOffset(String(lastFetched))
-    // Only now, with effects committed and messages acknowledged, may the
-    // broker forget the records.
-    await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: String(commitThrough + 1n) }])
+    spans.end()
     // Effects committed, messages acknowledged, offsets committed: hand over.
     for (const r of results) {
       try { if (r.afterCommit) r.afterCommit() } catch (err) { log.error({ err }, 'afterCommit failed') }
+    }
+    if (observer.onChunk) {
+      observer.onChunk({
+        stage,
+        topic: batch.topic,
+        partition: batch.partition,
+        size: messages.length,
+        applied: results.reduce((n, r) => n + r.applied, 0),
+        queueGapsMs: records.map((r) => Math.max(0, pickedUpAt - r.timestamp)),
+        pickedUpAt,
+        dbMs: dbDone - pickedUpAt,
+        produceMs: produced - dbDone,
+        totalMs: Date.now() - pickedUpAt
+      })
     }
     await heartbeat()
   }

@@ -1,0 +1,7 @@
+'use strict'
+
+module.exports = {
+  ...require('./register'),
+  ...require('./propagation'),
+  ...require('./stage-spans')
+}

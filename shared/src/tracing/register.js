@@ -1,0 +1,65 @@
+'use strict'
+
+// Starts OpenTelemetry in this process. Entry points call registerTracing()
+// before requiring anything else, so the instrumented libraries (fastify,
+// mysql2) are patched when they load. Callbacks are traced by the
+// notification dispatcher's own client span per attempt (with the transfer
+// id and participant on it), not by instrumentation-undici, which would add a
+// second, anonymous span per request. Kafka hops are traced by the
+// consumer runner itself (stage spans, shared/src/tracing/stage-spans.js)
+// rather than by instrumentation-kafkajs, which would stamp every message of
+// a produce call with one producer span and so cut each transfer's trace.
+// SQL is traced at the mysql2 level only (not knex too), so no statement is
+// counted twice.
+
+const path = require('node:path')
+const { loadConfig } = require('../config')
+
+/** @type {{ shutdown: () => Promise<void> } | undefined} */
+let sdk
+
+/**
+ * @param {string} [role] appended to the service name (api, prepare, …); defaults to HANDLERS
+ * @returns {{ enabled: boolean, service: string }}
+ */
+function registerTracing (role) {
+  const config = loadConfig()
+  const service = `${config.TRACING_SERVICE_NAME}-${role || config.HANDLERS.join('-')}`
+  if (!config.TRACING_EXPORTERS.length || sdk) return { enabled: Boolean(sdk), service }
+  const { NodeSDK } = require('@opentelemetry/sdk-node')
+  const { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } = require('@opentelemetry/sdk-trace')
+  const { MySQL2Instrumentation } = require('@opentelemetry/instrumentation-mysql2')
+  const { FastifyOtelInstrumentation } = require('@fastify/otel')
+  const processors = []
+  if (config.TRACING_EXPORTERS.includes('otlp')) {
+    const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http')
+    processors.push(new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: config.TRACING_OTLP_ENDPOINT }) }))
+  }
+  if (config.TRACING_EXPORTERS.includes('file')) {
+    const { createFileSpanExporter } = require('./file-exporter')
+    const exporter = createFileSpanExporter({ dir: path.resolve(config.TRACING_DIR), service })
+    processors.push(new BatchSpanProcessor({ exporter: /** @type {any} */ (exporter), scheduledDelayMillis: 200, maxQueueSize: 200000, maxExportBatchSize: 4096 }))
+  }
+  const instance = new NodeSDK({
+    serviceName: service,
+    autoDetectResources: false,
+    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(config.TRACING_SAMPLE_RATIO) }),
+    spanProcessors: processors,
+    instrumentations: [
+      new FastifyOtelInstrumentation({ registerOnInitialization: true, ignorePaths: (opts) => ['/health', '/metrics'].includes(opts.url) }),
+      new MySQL2Instrumentation()
+    ]
+  })
+  instance.start()
+  sdk = instance
+  return { enabled: true, service }
+}
+
+/** Flushes and stops tracing (the last thing a process does on shutdown). */
+async function shutdownTracing () {
+  const s = sdk
+  sdk = undefined
+  if (s) await s.shutdown()
+}
+
+module.exports = { registerTracing, shutdownTracing }
