@@ -6,7 +6,7 @@
 // not app.inject()).
 
 const fastify = require('fastify')
-const { healthRoutes, healthReportSchema } = require('./routes/health')
+const { healthRoutes, metricsRoutes, healthReportSchema } = require('./routes/health')
 const { transferRoutes } = require('./routes/transfers')
 const { fspiopErrors } = require('./plugins/errors')
 const { errorInformationResponseSchema } = require('./schemas/fspiop')
@@ -19,6 +19,8 @@ const { collectRoutes, openapiRoutes } = require('./openapi')
  * @property {() => Promise<{ status: string }>} health
  * @property {ReturnType<typeof import('@switchyard/shared/kafka').createProducer>} [producer]
  * @property {import('knex').Knex} [db]
+ * @property {{ scrape: () => Promise<{ contentType: string, body: string }>,
+ *   http: { onResponse: import('fastify').onResponseHookHandler } }} [metrics] serves /metrics and times requests
  */
 
 /** @param {AppDeps} deps */
@@ -47,6 +49,10 @@ function buildApp (deps) {
   const { values } = logger.levels
   const logLevel = /** @type {import('fastify').LogLevel} */ (values[logger.level] > values.warn ? logger.level : 'warn')
   app.register(healthRoutes, { health: deps.health, logLevel })
+  if (deps.metrics) {
+    app.addHook('onResponse', deps.metrics.http.onResponse)
+    app.register(metricsRoutes, { metrics: deps.metrics, logLevel })
+  }
   app.register(transferRoutes, { config, producer: deps.producer, logLevel })
   app.register(openapiRoutes, { routes, logLevel })
   return app

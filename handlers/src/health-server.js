@@ -4,12 +4,22 @@ const http = require('node:http')
 
 /**
  * A tiny /health endpoint for processes that run handlers without the API
- * (one per Kubernetes pod), so probes see broker and database connectivity.
- * @param {{ port: number, host: string, health: () => Promise<{ status: string }> }} opts
+ * (one per Kubernetes pod), so probes see broker and database connectivity;
+ * with `metrics`, also /metrics for Prometheus.
+ * @param {{ port: number, host: string, health: () => Promise<{ status: string }>,
+ *   metrics?: { scrape: () => Promise<{ contentType: string, body: string }> } }} opts
  * @returns {Promise<http.Server>}
  */
-function startHealthServer ({ port, host, health }) {
+function startHealthServer ({ port, host, health, metrics }) {
   const server = http.createServer((req, res) => {
+    if (metrics && req.method === 'GET' && req.url === '/metrics') {
+      metrics.scrape().then(({ contentType, body }) => {
+        res.writeHead(200, { 'content-type': contentType }).end(body)
+      }, (err) => {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end(`could not collect metrics: ${err.message}`)
+      })
+      return
+    }
     if (req.method !== 'GET' || (req.url !== '/health' && req.url !== '/health/')) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":"NOT_FOUND"}')
       return

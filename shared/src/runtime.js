@@ -1,12 +1,13 @@
 'use strict'
 
 // The resources every Switchyard process shares (database pool, Kafka client,
-// producer, admin for health), created from config and registered with the
-// lifecycle so they close in reverse order on shutdown.
+// producer, admin for health and consumer lag, metrics), created from config
+// and registered with the lifecycle so they close in reverse order on shutdown.
 
 const { createDb } = require('./db')
 const { createKafkaFromConfig, createProducer } = require('./kafka')
 const { createHealthCheck } = require('./health')
+const { createMetrics } = require('./metrics')
 
 /**
  * @param {{ config: import('./config').Config, logger: import('pino').Logger,
@@ -23,7 +24,10 @@ async function createRuntime ({ config, logger, lifecycle }) {
   await producer.connect()
   lifecycle.add('kafka producer', () => producer.disconnect())
   const health = createHealthCheck({ db, admin })
-  return { config, logger, lifecycle, db, kafka, admin, producer, health }
+  // Registered after the admin client, so it stops reading lag before that closes.
+  const metrics = createMetrics({ config, db, admin, logger })
+  lifecycle.add('metrics', () => metrics.close())
+  return { config, logger, lifecycle, db, kafka, admin, producer, health, metrics, observer: metrics.observer }
 }
 
 module.exports = { createRuntime }

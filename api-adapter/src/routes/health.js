@@ -21,6 +21,21 @@ async function healthRoutes (app, { health }) {
   })
 }
 
+/**
+ * GET /metrics: this process's metrics in the Prometheus text format, for
+ * scrapers rather than participants.
+ * @param {import('fastify').FastifyInstance} app
+ * @param {{ metrics: { scrape: () => Promise<{ contentType: string, body: string }> } }} opts
+ */
+async function metricsRoutes (app, { metrics }) {
+  // No response schema: the body is Prometheus text, not JSON.
+  const schema = { summary: 'Prometheus metrics of this process (text exposition format; docs/metrics.md lists them)', tags: ['meta'] }
+  app.get('/metrics', { schema }, async (_request, reply) => {
+    const { contentType, body } = await metrics.scrape()
+    return reply.type(contentType).send(body)
+  })
+}
+
 const healthReportSchema = {
   $id: 'HealthReport',
   type: 'object',
@@ -36,4 +51,4 @@ const healthReportSchema = {
   }
 }
 
-module.exports = { healthRoutes, healthReportSchema }
+module.exports = { healthRoutes, metricsRoutes, healthReportSchema }

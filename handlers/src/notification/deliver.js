@@ -13,6 +13,8 @@ const dns = require('node:dns')
 const { Pool } = require('undici')
 
 const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'])
+// A participant that does not answer in time, whichever of undici's timers fired first.
+const TIMEOUT_ERRORS = new Set(['CALLBACK_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
 
 /**
  * A `lookup` for net.connect that resolves each host name once per `ttlMs`
@@ -60,6 +62,21 @@ function describeError (err) {
   const message = String((err && err.message) || err)
   const code = err && err.code
   return (code && !message.includes(code) ? `${code}: ${message}` : message).slice(0, 500)
+}
+
+/**
+ * What one attempt came to, for metrics: the status code it got, or what it
+ * threw (an EndpointError when the participant has no usable endpoint).
+ * @param {number | null} statusCode
+ * @param {any} [err]
+ * @returns {'delivered' | 'http_error' | 'timeout' | 'network_error' | 'no_endpoint'}
+ */
+function callbackOutcome (statusCode, err) {
+  if (err) {
+    if (err.name === 'EndpointError') return 'no_endpoint'
+    return TIMEOUT_ERRORS.has(err.code) ? 'timeout' : 'network_error'
+  }
+  return statusCode !== null && statusCode >= 200 && statusCode <= 299 ? 'delivered' : 'http_error'
 }
 
 /**
@@ -129,4 +146,4 @@ function createHttpClient ({ timeoutMs, lookup = createCachedLookup() }) {
   return { send, close, destroy }
 }
 
-module.exports = { createHttpClient, createCachedLookup, describeError }
+module.exports = { createHttpClient, createCachedLookup, describeError, callbackOutcome }

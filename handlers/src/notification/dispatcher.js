@@ -13,9 +13,10 @@ const { toWire } = require('@switchyard/shared/kafka')
 const { retryDelay } = require('./backoff')
 const { callbackUrl, callbackHeaders, EndpointError } = require('./url')
 const { failedToDeadLetter } = require('./message')
-const { describeError } = require('./deliver')
+const { describeError, callbackOutcome } = require('./deliver')
 
 /** @typedef {import('./message').Job} Job */
+const NO_METRICS = { attempt () {}, failed () {} }
 
 /**
  * @param {{ config: import('@switchyard/shared/config').Config, logger: import('pino').Logger,
@@ -23,9 +24,10 @@ const { describeError } = require('./deliver')
  *   http: ReturnType<typeof import('./deliver').createHttpClient>,
  *   writer: ReturnType<typeof import('./write-buffer').createWriteBuffer>,
  *   producer: { send: (messages: import('./message').WireMessage[]) => Promise<void> },
- *   deadLetterTopic: string }} deps
+ *   deadLetterTopic: string, callbacks?: { attempt: (outcome: string, seconds: number) => void, failed: () => void } }} deps
+ *   `callbacks` (metrics) hears each attempt's outcome and duration, and each callback that failed
  */
-function createDispatcher ({ config, logger, endpoints, http, writer, producer, deadLetterTopic }) {
+function createDispatcher ({ config, logger, endpoints, http, writer, producer, deadLetterTopic, callbacks = NO_METRICS }) {
   const limits = { baseMs: config.CALLBACK_BACKOFF_MS, maxMs: config.CALLBACK_MAX_BACKOFF_MS }
   const maxAttempts = config.CALLBACK_MAX_ATTEMPTS
   const concurrency = config.CALLBACK_CONCURRENCY
@@ -108,6 +110,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     /** @type {string | null} */ let url = null
     /** @type {number | null} */ let statusCode = null
     /** @type {string | null} */ let error = null
+    let failure
     try {
       if (!endpoint.registered) throw new EndpointError(`participant ${job.participant} is not registered`)
       if (!endpoint.value) throw new EndpointError(`participant ${job.participant} has no ${job.endpointType} endpoint registered`)
@@ -115,11 +118,14 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
       ;({ statusCode } = await http.send({ url, method: job.method, headers: callbackHeaders(job.headers, job), body: job.body }))
       if (statusCode < 200 || statusCode > 299) error = `HTTP ${statusCode} from ${url}`.slice(0, 500)
     } catch (err) {
+      failure = err
       error = aborting ? 'aborted: the notification handler was shutting down' : describeError(err)
       if (err instanceof EndpointError) job.exhausted = true
     }
     job.attempts = n
-    writer.attempt({ callbackId: job.callbackId, attempt: n, url, statusCode, error, durationMs: Math.round(performance.now() - t0), at })
+    const durationMs = performance.now() - t0
+    writer.attempt({ callbackId: job.callbackId, attempt: n, url, statusCode, error, durationMs: Math.round(durationMs), at })
+    callbacks.attempt(callbackOutcome(statusCode, failure), durationMs / 1000)
     if (!error) {
       held.delete(job.callbackId)
       writer.update({ callbackId: job.callbackId, status: 'DELIVERED', attempts: n, lastError: null, nextAttemptAt: null, deliveredAt: new Date() })
@@ -146,6 +152,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
       return waitFor(job, limits.maxMs)
     }
     held.delete(job.callbackId)
+    callbacks.failed()
     writer.update({ callbackId: job.callbackId, status: 'FAILED', attempts: job.attempts, lastError: job.lastError ?? null, nextAttemptAt: null, deliveredAt: null })
     logger.warn({ callbackId: job.callbackId, participant: job.participant, attempts: job.attempts, error: job.lastError }, 'callback failed; dead-lettered')
   }
