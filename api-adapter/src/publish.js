@@ -24,7 +24,7 @@ function createPublisher (producer) {
     tagTransfer(message.key)
     const wire = toWire({ ...message, headers: { ...message.headers, ...currentTraceHeaders() } })
     try {
-      await producer.send([wire])
+      await producer.sendSoon([wire])
     } catch (err) {
       throw createFspiopError('SERVICE_CURRENTLY_UNAVAILABLE', 'the message broker did not accept the request', { cause: err })
     }
