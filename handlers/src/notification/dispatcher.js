@@ -9,6 +9,7 @@
 // marked FAILED: a crash in between dead-letters it twice rather than never.
 
 const { performance } = require('node:perf_hooks')
+const { traceCallback } = require('./trace-callback')
 const { toWire } = require('@switchyard/shared/kafka')
 const { retryDelay } = require('./backoff')
 const { callbackUrl, callbackHeaders, EndpointError } = require('./url')
@@ -115,7 +116,8 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
       if (!endpoint.registered) throw new EndpointError(`participant ${job.participant} is not registered`)
       if (!endpoint.value) throw new EndpointError(`participant ${job.participant} has no ${job.endpointType} endpoint registered`)
       url = callbackUrl(endpoint.value, job)
-      ;({ statusCode } = await http.send({ url, method: job.method, headers: callbackHeaders(job.headers, job), body: job.body }))
+      const target = url
+      ;({ statusCode } = await traceCallback(job, target, (headers) => http.send({ url: target, method: job.method, headers: callbackHeaders(headers, job), body: job.body })))
       if (statusCode < 200 || statusCode > 299) error = `HTTP ${statusCode} from ${url}`.slice(0, 500)
     } catch (err) {
       failure = err

@@ -6,7 +6,6 @@
 
 const http = require('node:http')
 const crypto = require('node:crypto')
-const { waitUntil } = require('../../../test/support/wait')
 
 /** A fresh 32-byte preimage and its condition. */
 function newCondition () {
@@ -26,6 +25,8 @@ async function startParticipant (name, switchyard) {
   /** transferId → what to do when the prepare arrives */
   const plans = new Map()
   let status = 200
+  /** @type {Set<{ match: (r: any) => boolean, resolve: (r: any) => void }>} */
+  const waiters = new Set()
   /** The switch's answers to this participant's own requests, for diagnosis. */
   const answers = []
 
@@ -57,6 +58,7 @@ async function startParticipant (name, switchyard) {
     req.on('end', () => {
       const entry = { method: req.method, path: req.url, headers: req.headers, body: data ? JSON.parse(data) : null, at: Date.now() }
       received.push(entry)
+      for (const w of [...waiters]) if (w.match(entry)) { waiters.delete(w); w.resolve(entry) }
       res.writeHead(status).end()
       if (req.method === 'POST' && req.url === '/transfers' && entry.body) {
         const plan = plans.get(entry.body.transferId)
@@ -87,7 +89,19 @@ async function startParticipant (name, switchyard) {
     about: (id) => received.filter((r) => r.path.includes(id) || (r.body && r.body.transferId === id)),
     /** @param {(r: typeof received[number]) => boolean} match @param {string} what */
     answers,
-    waitFor: (match, what, timeoutMs = 30000) => waitUntil(() => received.find(match), { timeoutMs, what: `${name} to receive ${what} (answers: ${JSON.stringify(answers)})` }),
+    waitFor: (match, what, timeoutMs = 30000) => {
+      const seen = received.find(match)
+      if (seen) return Promise.resolve(seen)
+      // Resolved by the request handler the moment a match arrives.
+      return new Promise((resolve, reject) => {
+        const waiter = { match, resolve: (r) => { clearTimeout(timer); resolve(r) } }
+        const timer = setTimeout(() => {
+          waiters.delete(waiter)
+          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${name} to receive ${what} (answers: ${JSON.stringify(answers)})`))
+        }, timeoutMs)
+        waiters.add(waiter)
+      })
+    },
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
   }
 }

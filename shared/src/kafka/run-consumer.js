@@ -49,7 +49,7 @@ const MAX_BACKOFF_MS = 10000
 
 /**
  * @typedef {{ maxAttempts: number, backoffMs: number, maxWaitMs: number, maxBytesPerPartition: number,
- *   partitionsConcurrently: number, sessionTimeoutMs: number, maxBatchSize: number }} RunnerSettings
+ *   partitionsConcurrently: number, sessionTimeoutMs: number, maxBatchSize: number, offsetCommitIntervalMs: number }} RunnerSettings
  */
 
 /** @param {Readonly<Record<string, any>>} config @returns {RunnerSettings} */
@@ -61,7 +61,8 @@ function runnerSettings (config) {
     maxBytesPerPartition: config.KAFKA_BATCH_MAX_BYTES,
     partitionsConcurrently: config.KAFKA_PARTITIONS_CONCURRENTLY,
     sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
-    maxBatchSize: config.KAFKA_MAX_BATCH_SIZE
+    maxBatchSize: config.KAFKA_MAX_BATCH_SIZE,
+    offsetCommitIntervalMs: config.KAFKA_OFFSET_COMMIT_INTERVAL_MS
   }
 }
 
@@ -215,7 +216,12 @@ async function runConsumer (opts) {
   await consumer.connect()
   for (const topic of topics) await consumer.subscribe({ topic, fromBeginning: true })
   await consumer.run({
-    autoCommit: false,
+    // Offsets are resolved only after a chunk's effects are committed and its
+    // messages acknowledged; kafkajs then commits resolved offsets in the
+    // background (and on rebalance and stop), off the critical path. A crash
+    // can only widen the redelivered range, which the progress table absorbs.
+    autoCommit: true,
+    autoCommitInterval: settings.offsetCommitIntervalMs,
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: settings.partitionsConcurrently,
     eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
@@ -260,10 +266,13 @@ async function runConsumer (opts) {
         const replayEnd = results.reduce((max, r) => (r.replayEnd > max ? r.replayEnd : max), -1n)
         if (replayEnd > lastFetched) { replayedThrough.set(partKey, replayEnd); commitThrough = replayEnd }
       }
-      resolveOffset(String(lastFetched))
       // Only now, with effects committed and messages acknowledged, may the
       // broker forget the records.
-      await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: String(commitThrough + 1n) }])
+      resolveOffset(String(lastFetched))
+      if (commitThrough > lastFetched) {
+        // A re-emitted stored range reaches past this fetch: skip it explicitly.
+        await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: String(commitThrough + 1n) }])
+      }
     } catch (err) {
       spans.end(err)
       throw err

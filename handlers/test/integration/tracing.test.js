@@ -1,0 +1,77 @@
+'use strict'
+
+// What a performance engineer sees: Switchyard started as `npm start` does,
+// with the file exporter on; a handful of transfers; then the gap report
+// finds every stage of each transfer, in order, with non-negative gaps, in
+// one trace from the payer's POST to the payer's commit callback.
+
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { startProcess } = require('../../../test/support/processes')
+const { unique } = require('../../../test/support/config')
+const { createClient, prepareBody } = require('../../../perf/src/load/client')
+const { startParticipant, newCondition } = require('../../../perf/src/load/participant')
+const { loadSpans } = require('../../../perf/src/analyze/load')
+const { buildReport } = require('../../../perf/src/analyze/report')
+
+const TRANSFERS = 5
+const closers = []
+afterAll(async () => {
+  for (const close of closers.reverse()) await close()
+})
+
+test('each transfer forms one trace whose stages the gap report finds in order', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-traces-'))
+  const id = unique('tr')
+  const app = startProcess('scripts/start.js', [], {
+    API_PORT: '0', ADMIN_PORT: '0', HANDLERS: 'all', KAFKA_TOPIC_PREFIX: `${id}.`, KAFKA_CLIENT_ID: id, TRACING_EXPORTERS: 'file', TRACING_DIR: dir
+  })
+  closers.push(() => app.stop())
+  const [, apiUrl] = await app.waitForOutput(/FSPIOP API\s+(http:\/\/\S+)/)
+  const [, adminUrl] = await app.waitForOutput(/admin API\s+(http:\/\/\S+)/)
+  const client = createClient({ apiUrl, adminUrl, hubName: 'Hub' })
+  const payer = await startParticipant(unique('tpayer'), { api: () => apiUrl })
+  const payee = await startParticipant(unique('tpayee'), { api: () => apiUrl })
+  closers.push(() => payer.close(), () => payee.close())
+  await client.provision(payer)
+  await client.provision(payee)
+
+  const ids = []
+  for (let i = 0; i < TRANSFERS; i++) {
+    const { fulfilment, condition } = newCondition()
+    const body = prepareBody({ payer: payer.name, payee: payee.name, condition, amount: '5' })
+    payee.plan(body.transferId, { action: 'fulfil', fulfilment })
+    expect((await client.fspiop('POST', '/transfers', { source: payer.name, body })).status).toBe(202)
+    await payer.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${body.transferId}`, 'COMMITTED')
+    await payee.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${body.transferId}`, 'COMMITTED')
+    ids.push(body.transferId)
+  }
+  // SIGTERM: the process flushes its spans as the last step of shutdown.
+  expect(await app.stop()).toEqual({ code: 0, signal: null })
+
+  const report = buildReport(await loadSpans([dir]), { top: 3, transferIds: ids })
+  expect(report.missing).toEqual([])
+  const expected = [
+    'API POST /transfers', 'prepare', 'position reserve', 'notification', 'callback POST',
+    'API PUT /transfers/{id}', 'fulfil', 'position commit', 'notification', 'callback PUT'
+  ]
+  for (const transfer of report.details) {
+    const labels = transfer.events.map((e) => e.label)
+    // Every stage, in causal order (the two final callbacks may interleave).
+    let at = -1
+    for (const label of expected) {
+      const next = labels.indexOf(label, at + 1)
+      expect({ transfer: transfer.id, label, found: next > at }).toEqual({ transfer: transfer.id, label, found: true })
+      at = next
+    }
+    expect(labels.filter((l) => l === 'callback PUT')).toHaveLength(2)
+    expect(transfer.events.every((e) => e.gapBeforeMs >= 0)).toBe(true)
+    expect(transfer.events.filter((e) => e.kind === 'stage').every((e) => e.queueGapMs !== null && e.queueGapMs >= 0)).toBe(true)
+    // One tree from the payer's POST to the payer's commit callback.
+    expect({ id: transfer.id, link: transfer.link, traces: transfer.traces }).toEqual({ id: transfer.id, link: 'tree', traces: 1 })
+    expect(transfer.events[0].label).toBe('API POST /transfers')
+    expect(transfer.sqlStatements).toBeGreaterThan(0)
+    expect(transfer.totalMs).toBeGreaterThanOrEqual(transfer.workMs)
+  }
+}, 120000)
