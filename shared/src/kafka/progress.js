@@ -1,55 +1,50 @@
 'use strict'
 
-// SQL for consumer_progress: what a consumer group has applied per
-// topic-partition and what it emitted, stored in the handler's transaction.
+// SQL for consumer_progress: per consumer group and topic-partition, the
+// highest applied offset and what the latest chunk emitted, written in the
+// handler's transaction. One row per partition is enough: a chunk starts only
+// after the previous chunk's messages were acknowledged, so only the latest
+// chunk's messages can still be unsent after a crash.
 
 /**
  * @typedef {{ firstOffset: bigint, lastOffset: bigint, outgoing: import('./envelope').WireMessage[] }} ProgressRow
  */
 
 /**
- * The highest applied offset of the partition, and the stored rows that
- * overlap `fromOffset` or later (their outgoing messages may still need to be
- * re-emitted). One statement.
+ * The highest applied offset of the partition, and the latest chunk's record
+ * when it reaches `fromOffset` or later (its messages may need re-emitting).
+ * One statement; the row lock fences a consumer that lost the partition.
  * @param {import('knex').Knex.Transaction} trx
  * @param {{ group: string, topic: string, partition: number, fromOffset: bigint }} where
- * @returns {Promise<{ appliedThrough: bigint, rows: ProgressRow[] }>}
+ * @returns {Promise<{ appliedThrough: bigint, last: ProgressRow | null }>}
  */
 async function readProgress (trx, { group, topic, partition, fromOffset }) {
   const [rows] = await trx.raw(
-    `SELECT first_offset, last_offset,
-            IF(last_offset >= ?, outgoing, NULL) AS outgoing
+    `SELECT first_offset, last_offset, IF(last_offset >= ?, outgoing, NULL) AS outgoing
        FROM consumer_progress
       WHERE consumer_group = ? AND topic = ? AND kafka_partition = ?
-      ORDER BY last_offset
       FOR UPDATE`,
     [String(fromOffset), group, topic, partition])
-  let appliedThrough = -1n
-  /** @type {ProgressRow[]} */
-  const overlapping = []
-  for (const r of rows) {
-    const lastOffset = BigInt(r.last_offset)
-    if (lastOffset > appliedThrough) appliedThrough = lastOffset
-    if (r.outgoing !== null) overlapping.push({ firstOffset: BigInt(r.first_offset), lastOffset, outgoing: JSON.parse(r.outgoing) })
+  if (!rows.length) return { appliedThrough: -1n, last: null }
+  const r = rows[0]
+  const lastOffset = BigInt(r.last_offset)
+  return {
+    appliedThrough: lastOffset,
+    last: r.outgoing === null ? null : { firstOffset: BigInt(r.first_offset), lastOffset, outgoing: JSON.parse(r.outgoing) }
   }
-  return { appliedThrough, rows: overlapping }
 }
 
 /**
- * Records a newly applied range and drops rows the partition has moved past:
- * a batch starting at `fromOffset` means every earlier range was produced and
- * its Kafka offset committed, so its outgoing messages are no longer needed.
+ * Records a newly applied chunk, replacing the previous one.
  * @param {import('knex').Knex.Transaction} trx
- * @param {{ group: string, topic: string, partition: number, fromOffset: bigint }} where
+ * @param {{ group: string, topic: string, partition: number }} where
  * @param {ProgressRow} row
  */
-async function recordProgress (trx, { group, topic, partition, fromOffset }, row) {
-  await trx.raw(
-    'DELETE FROM consumer_progress WHERE consumer_group = ? AND topic = ? AND kafka_partition = ? AND last_offset < ?',
-    [group, topic, partition, String(fromOffset)])
+async function recordProgress (trx, { group, topic, partition }, row) {
   await trx.raw(
     `INSERT INTO consumer_progress (consumer_group, topic, kafka_partition, first_offset, last_offset, outgoing)
-     VALUES (?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?)
+     ON DUPLICATE KEY UPDATE first_offset = VALUES(first_offset), last_offset = VALUES(last_offset), outgoing = VALUES(outgoing)`,
     [group, topic, partition, String(row.firstOffset), String(row.lastOffset), JSON.stringify(row.outgoing)])
 }
 

@@ -140,11 +140,13 @@ async function runConsumer (opts) {
   async function applyOnce (batch, records, mode = {}) {
     const where = { group: groupId, topic: `${clusterId}/${batch.topic}`, partition: batch.partition, fromOffset: records[0].offset }
     return withTransaction(db, async (trx) => {
-      const { appliedThrough, rows } = await readProgress(trx, where)
+      const { appliedThrough, last } = await readProgress(trx, where)
       const fresh = records.filter((r) => r.offset > appliedThrough)
-      const lastRecord = records[records.length - 1].offset
-      const replay = rows.filter((r) => r.firstOffset <= lastRecord).flatMap((r) => r.outgoing)
-      const replayEnd = rows.reduce((max, r) => (r.firstOffset <= lastRecord && r.lastOffset > max ? r.lastOffset : max), -1n)
+      // Redelivered records of earlier chunks were emitted before the latest
+      // chunk started; only the latest chunk's messages may be unsent.
+      const overlaps = last !== null && last.firstOffset <= records[records.length - 1].offset
+      const replay = overlaps ? last.outgoing : []
+      const replayEnd = overlaps ? last.lastOffset : -1n
       /** @type {import('./envelope').WireMessage[]} */
       let outgoing = []
       /** @type {(() => void) | undefined} */
@@ -198,14 +200,22 @@ async function runConsumer (opts) {
     if (whole.ok) return [whole.value]
     // Isolate the poison pill: apply records one by one; the one that keeps
     // failing goes to the dead-letter topic and the partition moves on.
+    // Each record's messages are sent before the next record is applied: the
+    // progress row only remembers the latest chunk's messages.
     const results = []
+    /** @param {Awaited<ReturnType<typeof applyOnce>>} r */
+    const sendNow = async (r) => {
+      const sent = await withRetries(() => producer.send([...r.replay, ...r.outgoing]), { ...ctx, what: 'produce', bounded: false })
+      if (!sent.ok) throw sent.err
+      results.push({ ...r, replay: [], outgoing: [] })
+    }
     for (const record of records) {
       const one = await withRetries(() => applyOnce(batch, [record]), { ...ctx, what: `offset ${record.offset}`, bounded: true })
-      if (one.ok) { results.push(one.value); continue }
+      if (one.ok) { await sendNow(one.value); continue }
       log.error({ err: one.err, topic: batch.topic, partition: batch.partition, offset: String(record.offset) }, 'dead-lettering message')
       if (observer.onDeadLetter) observer.onDeadLetter({ stage, topic: batch.topic, partition: batch.partition, offset: String(record.offset) })
       const dead = await withRetries(() => applyOnce(batch, [record], { deadLetter: { err: one.err, attempts: one.attempts } }), { ...ctx, what: 'dead-letter', bounded: false })
-      if (dead.ok) results.push(dead.value)
+      if (dead.ok) await sendNow(dead.value)
     }
     return results
   }

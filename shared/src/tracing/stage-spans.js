@@ -30,6 +30,9 @@ function startStageSpans ({ stage, topic, partition, pickedUpAt, records }) {
     if (typeof value.transferId === 'string') attributes['switchyard.transfer_id'] = value.transferId
     const action = value.action || value.type
     if (typeof action === 'string') attributes['switchyard.action'] = action
+    // Notifications name their recipient, so a transfer's two final
+    // notifications can be told apart.
+    if (typeof value.to === 'string') attributes['switchyard.notify.to'] = value.to
     const span = tracer().startSpan(`${stage} process`, { kind: SpanKind.CONSUMER, startTime: pickedUpAt, attributes }, propagation.extract(ROOT_CONTEXT, r.headers))
     /** @type {Record<string, string>} */
     const carrier = {}
