@@ -1,0 +1,67 @@
+'use strict'
+
+// Who ran which SQL. A handler runs one DB transaction per batch of messages
+// (its SQL spans are children of the batch span), so each message of the
+// batch is charged statements ÷ batch size — fractions are expected. SQL run
+// under an event's own span (an API request) is charged to that event whole.
+
+const { attr, isBatch, isSql, isEvent } = require('./span-kinds')
+
+/** @typedef {import('./types').Span} Span */
+
+const MAX_DEPTH = 64
+
+/**
+ * @param {Span[]} spans
+ * @param {ReturnType<typeof import('./load').indexSpans>} index
+ */
+function createSqlAttribution (spans, index) {
+  /** @type {Map<Span, { count: number, ms: number }>} */
+  const owned = new Map()
+  const totals = { statements: 0, inBatches: 0, inEvents: 0, elsewhere: 0 }
+  const add = (owner, s) => {
+    const o = owned.get(owner) || { count: 0, ms: 0 }
+    o.count++
+    o.ms += s.durationMs
+    owned.set(owner, o)
+  }
+  for (const s of spans) {
+    if (!isSql(s)) continue
+    totals.statements++
+    let p = index.parentOf(s)
+    for (let depth = 0; p && depth < MAX_DEPTH && !isBatch(p) && !isEvent(p); depth++) p = index.parentOf(p)
+    if (p && isBatch(p)) { add(p, s); totals.inBatches++ } else if (p && isEvent(p)) { add(p, s); totals.inEvents++ } else totals.elsewhere++
+  }
+  // A stage span names its batch; the batch also links to its stage spans.
+  /** @type {Map<Span, Span>} */
+  const batchByMember = new Map()
+  for (const s of spans) {
+    if (!isBatch(s)) continue
+    for (const l of s.links) {
+      const member = index.get(l.traceId || s.traceId, l.spanId)
+      if (member) batchByMember.set(member, s)
+    }
+  }
+
+  /**
+   * @param {Span} event
+   * @returns {{ statements: number, ms: number, batchSize: number | null, batchMissing: boolean }}
+   */
+  function sqlOf (event) {
+    const own = owned.get(event) || { count: 0, ms: 0 }
+    const batchId = attr(event, 'switchyard.batch.span_id')
+    let batch = batchByMember.get(event)
+    if (!batch && batchId !== undefined) {
+      const candidate = index.bySpanId.get(String(batchId))
+      if (candidate && isBatch(candidate)) batch = candidate
+    }
+    if (!batch) return { statements: own.count, ms: own.ms, batchSize: null, batchMissing: batchId !== undefined }
+    const size = Number(attr(batch, 'switchyard.batch.size')) || batch.links.length || 1
+    const shared = owned.get(batch) || { count: 0, ms: 0 }
+    return { statements: own.count + shared.count / size, ms: own.ms + shared.ms / size, batchSize: size, batchMissing: false }
+  }
+
+  return { sqlOf, totals }
+}
+
+module.exports = { createSqlAttribution }

@@ -1,0 +1,72 @@
+'use strict'
+
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { parseSpan, loadSpans, listTraceFiles, indexSpans } = require('../../src/analyze/load')
+
+const span = (over = {}) => ({ traceId: 'a'.repeat(32), spanId: '1'.repeat(16), parentSpanId: null, name: 'x', kind: 'INTERNAL', service: 's', start: 10, end: 12.5, durationMs: 2.5, attributes: {}, links: [], status: { code: 0 }, ...over })
+
+const made = []
+const tempDir = () => made[made.push(fs.mkdtempSync(path.join(os.tmpdir(), 'gaps-load-'))) - 1]
+afterAll(() => { for (const d of made) fs.rmSync(d, { recursive: true, force: true }) })
+
+test('a span line is parsed; defaults fill what an exporter left out', () => {
+  expect(parseSpan(JSON.stringify(span()))).toEqual({ span: span({ status: { code: 0, message: undefined } }) })
+  const { span: s } = /** @type {any} */ (parseSpan(JSON.stringify({ traceId: 't', spanId: 's', start: 1, end: 4 })))
+  expect(s).toEqual({ traceId: 't', spanId: 's', parentSpanId: null, name: '', kind: 'INTERNAL', service: '', start: 1, end: 4, durationMs: 3, attributes: {}, links: [], status: { code: 0 } })
+})
+
+test('only the attributes the report reads are kept (SQL text would cost gigabytes)', () => {
+  const attributes = { 'switchyard.stage': 'prepare', 'http.route': '/x', 'url.path': '/x', 'messaging.destination.name': 't', 'db.system': 'mysql', 'db.statement': 'INSERT …', 'thread.id': 3 }
+  const { span: s } = /** @type {any} */ (parseSpan(JSON.stringify(span({ attributes, links: [{ traceId: 't', spanId: 's', attributes: { a: 1 } }] }))))
+  expect(s.attributes).toEqual({ 'switchyard.stage': 'prepare', 'http.route': '/x', 'url.path': '/x', 'messaging.destination.name': 't', 'db.system': 'mysql' })
+  expect(s.links).toEqual([{ traceId: 't', spanId: 's' }])
+})
+
+test('lines that are not spans give a reason', () => {
+  expect(parseSpan('{"traceId":"t","spanId":')).toEqual({ reason: 'not JSON' })
+  expect(parseSpan('[1,2]')).toEqual({ reason: 'not an object' })
+  expect(parseSpan('null')).toEqual({ reason: 'not an object' })
+  expect(parseSpan(JSON.stringify(span({ spanId: '' })))).toEqual({ reason: 'no traceId/spanId' })
+  expect(parseSpan(JSON.stringify(span({ start: '10' })))).toEqual({ reason: 'no numeric start/end' })
+  expect(parseSpan(JSON.stringify(span({ end: 9 })))).toEqual({ reason: 'end before start' })
+})
+
+test('directories give their .jsonl files, sorted; a file named twice is read once', async () => {
+  const dir = tempDir()
+  const good = JSON.stringify(span())
+  fs.writeFileSync(path.join(dir, 'b-2.jsonl'), [good, '', '{torn', JSON.stringify(span({ spanId: '2'.repeat(16) }))].join('\r\n') + '\r\n')
+  fs.writeFileSync(path.join(dir, 'a-1.jsonl'), `${JSON.stringify({ nope: true })}\n${good}\n`)
+  fs.writeFileSync(path.join(dir, 'notes.txt'), 'not a trace\n')
+  expect(listTraceFiles([dir, path.join(dir, 'a-1.jsonl')])).toEqual([path.join(dir, 'a-1.jsonl'), path.join(dir, 'b-2.jsonl')])
+
+  const loaded = await loadSpans([dir, path.join(dir, 'b-2.jsonl')])
+  expect(loaded.files).toHaveLength(2)
+  expect(loaded.lines).toBe(5)
+  expect(loaded.spans.map((s) => s.spanId)).toEqual(['1'.repeat(16), '2'.repeat(16)])
+  // The same span in two files (a copied file, say) counts once.
+  expect(loaded.duplicates).toBe(1)
+  expect(loaded.malformed).toEqual({
+    count: 2,
+    samples: [
+      { file: path.join(dir, 'a-1.jsonl'), line: 1, reason: 'no traceId/spanId' },
+      { file: path.join(dir, 'b-2.jsonl'), line: 3, reason: 'not JSON' }
+    ]
+  })
+})
+
+test('a path that does not exist is an error that names it', async () => {
+  await expect(loadSpans([path.join(tempDir(), 'missing')])).rejects.toThrow(/cannot read .*missing: no such file or directory/)
+})
+
+test('parents are found within their trace; span ids may repeat across traces', () => {
+  const root = span({ spanId: 'r'.repeat(16) })
+  const child = span({ spanId: 'c'.repeat(16), parentSpanId: root.spanId })
+  const elsewhere = span({ traceId: 'b'.repeat(32), spanId: 'c'.repeat(16), parentSpanId: root.spanId })
+  const index = indexSpans([root, child, elsewhere])
+  expect(index.parentOf(child)).toBe(root)
+  expect(index.parentOf(elsewhere)).toBeUndefined()
+  expect(index.parentOf(root)).toBeUndefined()
+  expect(index.childrenOf(root)).toEqual([child])
+})
