@@ -54,6 +54,7 @@ async function startHandlers (runtime, requested) {
         settings: { ...runnerSettings(runtime.config), ...spec.settings }
       })
       runtime.lifecycle.add(`${name} consumer`, () => runner.stop())
+      runtime.metrics.watchGroup(spec.groupId, spec.topics)
     } else {
       await spec.start()
       runtime.lifecycle.add(name, () => spec.stop())
@@ -74,7 +75,7 @@ async function main () {
   lifecycle.add('tracing', shutdownTracing)
   const runtime = await createRuntime({ config, logger, lifecycle })
   const started = await startHandlers(runtime, requested)
-  const server = await startHealthServer({ port: config.HEALTH_PORT, host: config.API_HOST, health: runtime.health })
+  const server = await startHealthServer({ port: config.HEALTH_PORT, host: config.API_HOST, health: runtime.health, metrics: runtime.metrics })
   lifecycle.add('health server', () => new Promise((resolve) => server.close(() => resolve())))
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.HEALTH_PORT

@@ -29,6 +29,7 @@ async function healthRoutes (app, { health }) {
  */
 async function metricsRoutes (app, { metrics }) {
   // No response schema: the body is Prometheus text, not JSON.
+  /** @type {Record<string, unknown>} for the OpenAPI document only */
   const schema = { summary: 'Prometheus metrics of this process (text exposition format; docs/metrics.md lists them)', tags: ['meta'] }
   app.get('/metrics', { schema }, async (_request, reply) => {
     const { contentType, body } = await metrics.scrape()

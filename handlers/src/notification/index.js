@@ -28,7 +28,8 @@ const createInstanceId = () => `${os.hostname().slice(0, 40)}-${process.pid}-${c
 /**
  * @param {{ config: import('@switchyard/shared/config').Config, logger: import('pino').Logger, db: import('knex').Knex,
  *   producer: { send: (messages: import('./message').WireMessage[]) => Promise<void> },
- *   lifecycle: { add: (name: string, close: () => Promise<void> | void) => unknown } }} runtime
+ *   lifecycle: { add: (name: string, close: () => Promise<void> | void) => unknown },
+ *   metrics?: { callbacks: { attempt: (outcome: string, seconds: number) => void, failed: () => void } } }} runtime
  */
 function create (runtime) {
   const { config, logger, db, producer, lifecycle } = runtime
@@ -41,7 +42,7 @@ function create (runtime) {
   const endpoints = createEndpointCache({ load: repository.loadEndpoints })
   const http = createHttpClient({ timeoutMs: config.CALLBACK_TIMEOUT_MS })
   const writer = createWriteBuffer({ write: repository.writeOutcomes, logger: log })
-  const dispatcher = createDispatcher({ config, logger: log, endpoints, http, writer, producer, deadLetterTopic: dlq })
+  const dispatcher = createDispatcher({ config, logger: log, endpoints, http, writer, producer, deadLetterTopic: dlq, callbacks: runtime.metrics?.callbacks })
   const recovery = createRecovery({
     repository,
     dispatcher,
