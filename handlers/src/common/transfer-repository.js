@@ -32,11 +32,12 @@ async function findTransfers (trx, ids, { lock = false } = {}) {
 }
 
 /**
- * Applies column changes to many transfers in one UPDATE (CASE per column).
- * @param {import('knex').Knex.Transaction} trx
+ * Applies column changes to many transfers in one UPDATE (CASE per column),
+ * added to the transaction's write batch.
+ * @param {ReturnType<typeof import('@switchyard/shared/db').createWriteBatch>} writes
  * @param {Map<string, Record<string, any>>} changes transferId → { column: value }
  */
-async function updateTransfers (trx, changes) {
+function updateTransfers (writes, changes) {
   if (!changes.size) return
   const ids = [...changes.keys()]
   const columns = [...new Set([...changes.values()].flatMap((c) => Object.keys(c)))]
@@ -51,18 +52,20 @@ async function updateTransfers (trx, changes) {
     }
     sets.push(`\`${column}\` = CASE transfer_id ${cases.join(' ')} ELSE \`${column}\` END`)
   }
-  await trx.raw(
+  writes.add(
     `UPDATE transfer SET ${sets.join(', ')}, updated_at = CURRENT_TIMESTAMP(3) WHERE transfer_id IN (${ids.map(() => '?').join(',')})`,
     [...bindings, ...ids])
 }
 
 /**
- * @param {import('knex').Knex.Transaction} trx
+ * One multi-row INSERT of state history, added to the write batch.
+ * @param {import('knex').Knex.Transaction} trx builds the statement
+ * @param {ReturnType<typeof import('@switchyard/shared/db').createWriteBatch>} writes
  * @param {{ transfer_id: string, state: string, reason?: string | null }[]} rows
  */
-async function insertStateChanges (trx, rows) {
+function insertStateChanges (trx, writes, rows) {
   if (!rows.length) return
-  await trx('transfer_state_change').insert(rows.map((r) => ({ transfer_id: r.transfer_id, state: r.state, reason: r.reason ? r.reason.slice(0, 512) : null })))
+  writes.add(trx('transfer_state_change').insert(rows.map((r) => ({ transfer_id: r.transfer_id, state: r.state, reason: r.reason ? r.reason.slice(0, 512) : null }))))
 }
 
 module.exports = { TRANSFER_COLUMNS, findTransfers, updateTransfers, insertStateChanges }

@@ -33,12 +33,12 @@ function toCommand (record) {
  * @returns {import('../../../shared/src/kafka/run-consumer').HandleBatch}
  */
 function createFulfilHandler ({ config }) {
-  return async ({ trx }, records) => {
+  return async ({ trx, writes }, records) => {
     const commands = records.map(toCommand)
     const transfers = await findTransfers(trx, [...new Set(commands.map((c) => c.transferId))], { lock: commands.some((c) => c.type !== 'get') })
     const plan = planFulfils({ config, commands, transfers })
-    await updateTransfers(trx, plan.transferChanges)
-    await insertStateChanges(trx, plan.stateChanges)
+    updateTransfers(writes, plan.transferChanges)
+    insertStateChanges(trx, writes, plan.stateChanges)
     return { outgoing: plan.outgoing }
   }
 }

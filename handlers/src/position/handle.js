@@ -25,7 +25,7 @@ function toCommand (record) {
  * @returns {import('../../../shared/src/kafka/run-consumer').HandleBatch}
  */
 function createPositionHandler ({ config, now = Date.now }) {
-  return async ({ trx }, records) => {
+  return async ({ trx, writes }, records) => {
     const commands = records.map(toCommand)
     const transfers = await findTransfers(trx, [...new Set(commands.map((c) => c.transferId))], { lock: true })
     // The transfer row is the authority on whose account moves.
@@ -40,10 +40,11 @@ function createPositionHandler ({ config, now = Date.now }) {
     const result = applyPositionCommands({ config, commands, transfers, accounts, nowMs: now() })
     const counts = new Map()
     for (const c of result.positionChanges) counts.set(c.account_id, (counts.get(c.account_id) || 0) + 1)
-    await insertPositionChanges(trx, result.positionChanges)
-    await saveAccountValues(trx, result.accountValues, counts)
-    await updateTransfers(trx, result.transferChanges)
-    await insertStateChanges(trx, result.stateChanges)
+    // Effects go out with the runner's progress record in one round trip.
+    insertPositionChanges(trx, writes, result.positionChanges)
+    saveAccountValues(writes, result.accountValues, counts)
+    updateTransfers(writes, result.transferChanges)
+    insertStateChanges(trx, writes, result.stateChanges)
     return { outgoing: result.outgoing }
   }
 }

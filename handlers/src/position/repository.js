@@ -34,29 +34,31 @@ async function lockAccounts (trx, accountIds) {
 }
 
 /**
- * New values of every account the batch moved: one statement.
- * @param {import('knex').Knex.Transaction} trx
+ * New values of every account the batch moved: one statement, added to the
+ * write batch.
+ * @param {ReturnType<typeof import('@switchyard/shared/db').createWriteBatch>} writes
  * @param {Map<number, bigint>} values
  * @param {Map<number, number>} changeCounts
  */
-async function saveAccountValues (trx, values, changeCounts) {
+function saveAccountValues (writes, values, changeCounts) {
   if (!values.size) return
   const rows = [...values].map(([id, v]) => [id, toDbDecimal(v), changeCounts.get(id) || 1])
-  await trx.raw(
+  writes.add(
     `INSERT INTO participant_position (account_id, value, change_seq) VALUES ${rows.map(() => '(?, ?, ?)').join(', ')}
      ON DUPLICATE KEY UPDATE change_seq = change_seq + VALUES(change_seq), value = VALUES(value), updated_at = CURRENT_TIMESTAMP(3)`,
     rows.flat())
 }
 
 /**
- * @param {import('knex').Knex.Transaction} trx
+ * @param {import('knex').Knex.Transaction} trx builds the statement
+ * @param {ReturnType<typeof import('@switchyard/shared/db').createWriteBatch>} writes
  * @param {{ account_id: number, transfer_id: string, change: bigint, value_after: bigint }[]} changes
  */
-async function insertPositionChanges (trx, changes) {
+function insertPositionChanges (trx, writes, changes) {
   if (!changes.length) return
-  await trx('participant_position_change').insert(changes.map((c) => ({
+  writes.add(trx('participant_position_change').insert(changes.map((c) => ({
     account_id: c.account_id, transfer_id: c.transfer_id, change: toDbDecimal(c.change), value_after: toDbDecimal(c.value_after)
-  })))
+  }))))
 }
 
 module.exports = { lockAccounts, saveAccountValues, insertPositionChanges }

@@ -29,7 +29,7 @@ function toCommand (record) {
  * @returns {import('../../../shared/src/kafka/run-consumer').HandleBatch}
  */
 function createPrepareHandler ({ config, idFilter, now = Date.now }) {
-  return async ({ trx }, records) => {
+  return async ({ trx, writes }, records) => {
     const commands = records.map(toCommand)
     const ids = [...new Set(commands.map((c) => c.transferId))]
     const names = [...new Set(commands.flatMap((c) => [c.payload.payerFsp, c.payload.payeeFsp]).filter((n) => typeof n === 'string'))]
@@ -48,7 +48,7 @@ function createPrepareHandler ({ config, idFilter, now = Date.now }) {
       plan = planPrepares({ config, commands, existing, participants, nowMs })
       await insertTransfers(trx, plan.rows)
     }
-    await insertStateChanges(trx, plan.stateChanges)
+    insertStateChanges(trx, writes, plan.stateChanges)
     const outgoing = plan.outgoing
     for (const p of plan.pending) {
       if (await addPendingResend(trx, p.transferId, 'pending_payer_resends', [...FINAL])) continue

@@ -31,7 +31,9 @@ function createDb (config, { database } = {}) {
       dateStrings: false,
       timezone: 'Z',
       charset: 'utf8mb4',
-      multipleStatements: false
+      // A handler's writes go in one round trip (shared/src/db/write-batch.js);
+      // every value is a bound parameter, never spliced into SQL.
+      multipleStatements: true
     },
     pool: {
       min: config.DB_POOL_MIN,

@@ -3,5 +3,6 @@
 module.exports = {
   ...require('./create-db'),
   ...require('./with-transaction'),
-  ...require('./migrate')
+  ...require('./migrate'),
+  ...require('./write-batch')
 }

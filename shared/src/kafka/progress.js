@@ -35,13 +35,14 @@ async function readProgress (trx, { group, topic, partition, fromOffset }) {
 }
 
 /**
- * Records a newly applied chunk, replacing the previous one.
- * @param {import('knex').Knex.Transaction} trx
+ * Records a newly applied chunk, replacing the previous one: added to the
+ * transaction's write batch, so it travels with the handler's own writes.
+ * @param {ReturnType<typeof import('../db/write-batch').createWriteBatch>} writes
  * @param {{ group: string, topic: string, partition: number }} where
  * @param {ProgressRow} row
  */
-async function recordProgress (trx, { group, topic, partition }, row) {
-  await trx.raw(
+function recordProgress (writes, { group, topic, partition }, row) {
+  writes.add(
     `INSERT INTO consumer_progress (consumer_group, topic, kafka_partition, first_offset, last_offset, outgoing)
      VALUES (?, ?, ?, ?, ?, ?)
      ON DUPLICATE KEY UPDATE first_offset = VALUES(first_offset), last_offset = VALUES(last_offset), outgoing = VALUES(outgoing)`,

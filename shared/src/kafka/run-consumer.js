@@ -15,6 +15,7 @@ const { deadLetterTopic } = require('./topics')
 const { isRetriable } = require('./retriable')
 const { readProgress, recordProgress } = require('./progress')
 const { withTransaction } = require('../db/with-transaction')
+const { createWriteBatch } = require('../db/write-batch')
 const { startStageSpans } = require('../tracing/stage-spans')
 const { context } = require('@opentelemetry/api')
 
@@ -23,7 +24,7 @@ const MAX_BACKOFF_MS = 10000
 /**
  * @typedef {import('./envelope').IncomingMessage} IncomingMessage
  * @typedef {import('./envelope').OutgoingMessage} OutgoingMessage
- * @typedef {(deps: { trx: import('knex').Knex.Transaction, batch: { topic: string, partition: number } },
+ * @typedef {(deps: { trx: import('knex').Knex.Transaction, writes: ReturnType<typeof createWriteBatch>, batch: { topic: string, partition: number } },
  *   messages: IncomingMessage[]) => Promise<{ outgoing?: OutgoingMessage[], afterCommit?: () => void }>} HandleBatch
  * @typedef {object} RunnerOptions
  * @property {import('kafkajs').Kafka} kafka
@@ -140,6 +141,9 @@ async function runConsumer (opts) {
   async function applyOnce (batch, records, mode = {}) {
     const where = { group: groupId, topic: `${clusterId}/${batch.topic}`, partition: batch.partition, fromOffset: records[0].offset }
     return withTransaction(db, async (trx) => {
+      // Handlers may add their writes here; they go with the progress record
+      // in one round trip at the end of the transaction.
+      const writes = createWriteBatch()
       const { appliedThrough, last } = await readProgress(trx, where)
       const fresh = records.filter((r) => r.offset > appliedThrough)
       // Redelivered records of earlier chunks were emitted before the latest
@@ -157,11 +161,12 @@ async function runConsumer (opts) {
         } else {
           const unparsable = fresh.find((r) => r.parseError)
           if (unparsable) throw Object.assign(new Error(`message is not JSON: ${unparsable.parseError.message}`), { retriable: false })
-          const result = await handleBatch({ trx, batch }, fresh)
+          const result = await handleBatch({ trx, writes, batch }, fresh)
           outgoing = (result && result.outgoing ? result.outgoing : []).map(toWire)
           afterCommit = result && result.afterCommit
         }
-        await recordProgress(trx, where, { firstOffset: fresh[0].offset, lastOffset: fresh[fresh.length - 1].offset, outgoing })
+        recordProgress(writes, where, { firstOffset: fresh[0].offset, lastOffset: fresh[fresh.length - 1].offset, outgoing })
+        await writes.flush(trx)
       }
       return { replay, replayEnd, outgoing, applied: fresh.length, afterCommit }
     })

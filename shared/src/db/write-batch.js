@@ -1,0 +1,45 @@
+'use strict'
+
+// The writes of one handler transaction, sent to MySQL as one multi-statement
+// round trip instead of one round trip each. Handlers read what they need,
+// then return their effects as statements (knex builders or raw SQL with
+// bindings); the consumer runner adds its progress record and flushes them
+// together, still inside the batch's transaction. Values are always bound
+// (placeholders escaped by the driver), never spliced into the SQL.
+
+/**
+ * @typedef {{ sql: string, bindings: readonly any[] }} Statement
+ */
+
+function createWriteBatch () {
+  /** @type {Statement[]} */
+  const statements = []
+  return {
+    /**
+     * @param {string | import('knex').Knex.QueryBuilder | import('knex').Knex.Raw} query raw SQL or a knex builder
+     * @param {readonly any[]} [bindings] for raw SQL
+     */
+    add (query, bindings = []) {
+      if (typeof query === 'string') statements.push({ sql: query, bindings })
+      else {
+        const native = query.toSQL().toNative()
+        statements.push({ sql: native.sql, bindings: native.bindings })
+      }
+    },
+    get size () { return statements.length },
+    /**
+     * Executes every statement in one round trip (the connection allows
+     * multiple statements), in order; the first failure rejects.
+     * @param {import('knex').Knex.Transaction} trx
+     */
+    async flush (trx) {
+      if (!statements.length) return
+      const sql = statements.map((s) => s.sql.replace(/;\s*$/, '')).join(';\n')
+      const bindings = statements.flatMap((s) => s.bindings)
+      statements.length = 0
+      await trx.raw(sql, bindings)
+    }
+  }
+}
+
+module.exports = { createWriteBatch }
