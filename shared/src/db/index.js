@@ -4,5 +4,6 @@ module.exports = {
   ...require('./create-db'),
   ...require('./with-transaction'),
   ...require('./migrate'),
-  ...require('./write-batch')
+  ...require('./write-batch'),
+  ...require('./folded-transaction')
 }

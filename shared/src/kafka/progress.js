@@ -13,13 +13,14 @@
 /**
  * The highest applied offset of the partition, and the latest chunk's record
  * when it reaches `fromOffset` or later (its messages may need re-emitting).
- * One statement; the row lock fences a consumer that lost the partition.
- * @param {import('knex').Knex.Transaction} trx
+ * One statement — the transaction's first, so BEGIN travels with it; the row
+ * lock fences a consumer that lost the partition.
+ * @param {(sql: string, bindings: readonly any[]) => Promise<any[]>} begin
  * @param {{ group: string, topic: string, partition: number, fromOffset: bigint }} where
  * @returns {Promise<{ appliedThrough: bigint, last: ProgressRow | null }>}
  */
-async function readProgress (trx, { group, topic, partition, fromOffset }) {
-  const [rows] = await trx.raw(
+async function readProgress (begin, { group, topic, partition, fromOffset }) {
+  const rows = await begin(
     `SELECT first_offset, last_offset, IF(last_offset >= ?, outgoing, NULL) AS outgoing
        FROM consumer_progress
       WHERE consumer_group = ? AND topic = ? AND kafka_partition = ?

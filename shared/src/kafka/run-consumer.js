@@ -14,8 +14,7 @@ const { toWire, fromKafka } = require('./envelope')
 const { deadLetterTopic } = require('./topics')
 const { isRetriable } = require('./retriable')
 const { readProgress, recordProgress } = require('./progress')
-const { withTransaction } = require('../db/with-transaction')
-const { createWriteBatch } = require('../db/write-batch')
+const { withFoldedTransaction } = require('../db/folded-transaction')
 const { startStageSpans } = require('../tracing/stage-spans')
 const { context } = require('@opentelemetry/api')
 
@@ -24,7 +23,7 @@ const MAX_BACKOFF_MS = 10000
 /**
  * @typedef {import('./envelope').IncomingMessage} IncomingMessage
  * @typedef {import('./envelope').OutgoingMessage} OutgoingMessage
- * @typedef {(deps: { trx: import('knex').Knex.Transaction, writes: ReturnType<typeof createWriteBatch>, batch: { topic: string, partition: number } },
+ * @typedef {(deps: { trx: import('knex').Knex.Transaction, writes: ReturnType<typeof import('../db/write-batch').createWriteBatch>, batch: { topic: string, partition: number } },
  *   messages: IncomingMessage[]) => Promise<{ outgoing?: OutgoingMessage[], afterCommit?: () => void }>} HandleBatch
  * @typedef {object} RunnerOptions
  * @property {import('kafkajs').Kafka} kafka
@@ -140,11 +139,10 @@ async function runConsumer (opts) {
    */
   async function applyOnce (batch, records, mode = {}) {
     const where = { group: groupId, topic: `${clusterId}/${batch.topic}`, partition: batch.partition, fromOffset: records[0].offset }
-    return withTransaction(db, async (trx) => {
-      // Handlers may add their writes here; they go with the progress record
-      // in one round trip at the end of the transaction.
-      const writes = createWriteBatch()
-      const { appliedThrough, last } = await readProgress(trx, where)
+    // BEGIN travels with the progress read and COMMIT with the writes: the
+    // handler's writes, the progress record and COMMIT are one round trip.
+    return withFoldedTransaction(db, async ({ trx, writes, begin }) => {
+      const { appliedThrough, last } = await readProgress(begin, where)
       const fresh = records.filter((r) => r.offset > appliedThrough)
       // Redelivered records of earlier chunks were emitted before the latest
       // chunk started; only the latest chunk's messages may be unsent.
@@ -166,7 +164,6 @@ async function runConsumer (opts) {
           afterCommit = result && result.afterCommit
         }
         recordProgress(writes, where, { firstOffset: fresh[0].offset, lastOffset: fresh[fresh.length - 1].offset, outgoing })
-        await writes.flush(trx)
       }
       return { replay, replayEnd, outgoing, applied: fresh.length, afterCommit }
     })

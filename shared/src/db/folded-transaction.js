@@ -1,0 +1,58 @@
+'use strict'
+
+// A transaction that costs no round trips of its own: BEGIN travels with the
+// first statement and COMMIT with the final write batch. On this class of
+// machine a round trip's socket write costs more CPU than the SQL it carries
+// (the profile in docs/performance.md), and a handler chunk's transaction is
+// only a few round trips long, so two fewer is a large share.
+//
+// The callback gets `trx`, usable like a knex transaction for what handlers
+// do: `trx(table)` builders bound to the connection, and `trx.raw(sql,
+// bindings)` resolving to [rows, fields] as knex's mysql2 raw does.
+
+const { createWriteBatch } = require('./write-batch')
+
+/**
+ * @param {any} conn a mysql2 connection
+ * @param {string} sql
+ * @param {readonly any[]} bindings
+ * @returns {Promise<[any, any]>}
+ */
+const query = (conn, sql, bindings) => new Promise((resolve, reject) => {
+  conn.query(sql, bindings, (err, results, fields) => (err ? reject(err) : resolve([results, fields])))
+})
+
+/**
+ * @template T
+ * @param {import('knex').Knex} db
+ * @param {(tx: { trx: any, writes: ReturnType<typeof createWriteBatch>,
+ *   begin: (sql: string, bindings: readonly any[]) => Promise<any> }) => Promise<T>} work
+ *   `begin` must be the first statement: it opens the transaction and returns that statement's rows
+ * @returns {Promise<T>}
+ */
+async function withFoldedTransaction (db, work) {
+  const conn = await db.client.acquireConnection()
+  let open = false
+  try {
+    const trx = Object.assign((table) => db(table).connection(conn), { raw: (sql, bindings = []) => query(conn, sql, bindings) })
+    const writes = createWriteBatch()
+    const begin = async (sql, bindings) => {
+      const [results] = await query(conn, `START TRANSACTION; ${sql}`, bindings)
+      open = true
+      return results[1]
+    }
+    const result = await work({ trx, writes, begin })
+    if (!open) throw new Error('withFoldedTransaction: begin() was never called')
+    writes.add('COMMIT')
+    await writes.flush(/** @type {any} */ (trx))
+    open = false
+    return result
+  } catch (err) {
+    if (open) await query(conn, 'ROLLBACK', []).catch(() => {})
+    throw err
+  } finally {
+    db.client.releaseConnection(conn)
+  }
+}
+
+module.exports = { withFoldedTransaction }
