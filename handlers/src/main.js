@@ -51,6 +51,7 @@ async function startHandlers (runtime, requested) {
         observer: runtime.observer,
         topics: spec.topics,
         handleBatch: spec.handleBatch,
+        prefetch: spec.prefetch,
         settings: { ...runnerSettings(runtime.config), ...spec.settings }
       })
       runtime.lifecycle.add(`${name} consumer`, () => runner.stop())

@@ -19,6 +19,21 @@ const TRANSFER_COLUMNS = [
  */
 
 /**
+ * The same read as a statement, for a handler's prefetch.
+ * @param {string[]} ids
+ * @param {{ lock?: boolean }} [opts]
+ */
+function transfersQuery (ids, { lock = false } = {}) {
+  return {
+    sql: `SELECT ${TRANSFER_COLUMNS.join(', ')} FROM transfer WHERE transfer_id IN (${ids.map(() => '?').join(',') || 'NULL'})${lock ? ' FOR UPDATE' : ''}`,
+    bindings: ids
+  }
+}
+
+/** @param {TransferRow[]} rows @returns {Map<string, TransferRow>} */
+const toTransferMap = (rows) => new Map(rows.map((r) => [r.transfer_id, r]))
+
+/**
  * @param {import('knex').Knex.Transaction} trx
  * @param {string[]} ids
  * @param {{ lock?: boolean }} [opts] lock: SELECT … FOR UPDATE
@@ -68,4 +83,4 @@ function insertStateChanges (trx, writes, rows) {
   writes.add(trx('transfer_state_change').insert(rows.map((r) => ({ transfer_id: r.transfer_id, state: r.state, reason: r.reason ? r.reason.slice(0, 512) : null }))))
 }
 
-module.exports = { TRANSFER_COLUMNS, findTransfers, updateTransfers, insertStateChanges }
+module.exports = { TRANSFER_COLUMNS, findTransfers, transfersQuery, toTransferMap, updateTransfers, insertStateChanges }

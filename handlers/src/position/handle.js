@@ -5,8 +5,8 @@
 // applied in message order, then one statement per table.
 
 const { traceHeaders } = require('@switchyard/shared/kafka')
-const { findTransfers, updateTransfers, insertStateChanges } = require('../common/transfer-repository')
-const { lockAccounts, saveAccountValues, insertPositionChanges } = require('./repository')
+const { findTransfers, transfersQuery, toTransferMap, updateTransfers, insertStateChanges } = require('../common/transfer-repository')
+const { accountsQuery, toAccounts, lockAccounts, saveAccountValues, insertPositionChanges } = require('./repository')
 const { applyPositionCommands } = require('./calculate')
 
 const ACTIONS = new Set(['reserve', 'commit', 'abort'])
@@ -25,9 +25,11 @@ function toCommand (record) {
  * @returns {import('../../../shared/src/kafka/run-consumer').HandleBatch}
  */
 function createPositionHandler ({ config, now = Date.now }) {
-  return async ({ trx, writes }, records) => {
+  return async ({ trx, writes, prefetched }, records) => {
     const commands = records.map(toCommand)
-    const transfers = await findTransfers(trx, [...new Set(commands.map((c) => c.transferId))], { lock: true })
+    const ids = [...new Set(commands.map((c) => c.transferId))]
+    const transfers = prefetched ? toTransferMap(prefetched[0]) : await findTransfers(trx, ids, { lock: true })
+    const prefetchedAccounts = prefetched ? toAccounts(prefetched[1]) : new Map()
     // The transfer row is the authority on whose account moves.
     const accountIds = new Set()
     for (const c of commands) {
@@ -36,7 +38,10 @@ function createPositionHandler ({ config, now = Date.now }) {
       const id = c.action === 'commit' ? t.payee_account_id : t.payer_account_id
       if (id !== null) accountIds.add(id)
     }
-    const accounts = await lockAccounts(trx, [...accountIds].sort((a, b) => a - b))
+    // Accounts the messages named were locked with the first round trip;
+    // any other one the transfer rows name (never, by construction) now.
+    const missing = [...accountIds].filter((id) => !prefetchedAccounts.has(id)).sort((a, b) => a - b)
+    const accounts = new Map([...prefetchedAccounts, ...await lockAccounts(trx, missing)])
     const result = applyPositionCommands({ config, commands, transfers, accounts, nowMs: now() })
     const counts = new Map()
     for (const c of result.positionChanges) counts.set(c.account_id, (counts.get(c.account_id) || 0) + 1)
@@ -49,4 +54,15 @@ function createPositionHandler ({ config, now = Date.now }) {
   }
 }
 
-module.exports = { createPositionHandler }
+/**
+ * The reads a batch needs, run with BEGIN in the transaction's first round
+ * trip: its transfers and the accounts its messages name, both locked.
+ * @param {import('../../../shared/src/kafka/envelope').IncomingMessage[]} records
+ */
+function positionPrefetch (records) {
+  const ids = [...new Set(records.map((r) => r.value && r.value.transferId).filter((id) => typeof id === 'string'))]
+  const accountIds = [...new Set(records.map((r) => r.value && Number(r.value.accountId)).filter((id) => Number.isInteger(id)))].sort((a, b) => a - b)
+  return [transfersQuery(ids, { lock: true }), accountsQuery(accountIds)]
+}
+
+module.exports = { createPositionHandler, positionPrefetch }

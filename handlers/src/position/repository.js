@@ -10,27 +10,42 @@ const { parseAmount, toDbDecimal } = require('@switchyard/shared/money')
  * participant's SETTLEMENT account in the same currency), locked for the
  * batch. Messages are partitioned by account, so the lock is a safety net,
  * not the mechanism (DESIGN.md rule 3).
- * @param {import('knex').Knex.Transaction} trx
  * @param {number[]} accountIds
- * @returns {Promise<Map<number, import('./calculate').AccountView>>}
  */
-async function lockAccounts (trx, accountIds) {
-  if (!accountIds.length) return new Map()
-  const [rows] = await trx.raw(
-    `SELECT a.account_id, COALESCE(p.value, 0) AS value, l.value AS net_debit_cap, s.value AS settlement_value
+function accountsQuery (accountIds) {
+  return {
+    sql: `SELECT a.account_id, COALESCE(p.value, 0) AS value, l.value AS net_debit_cap, s.value AS settlement_value
        FROM participant_account a
        LEFT JOIN participant_position p ON p.account_id = a.account_id
        LEFT JOIN participant_limit l ON l.account_id = a.account_id AND l.limit_type = 'NET_DEBIT_CAP'
        LEFT JOIN participant_account sa ON sa.participant_id = a.participant_id AND sa.currency = a.currency
                                        AND sa.ledger_account_type = 'SETTLEMENT'
        LEFT JOIN participant_position s ON s.account_id = sa.account_id
-      WHERE a.account_id IN (${accountIds.map(() => '?').join(',')})
-      FOR UPDATE`, accountIds)
+      WHERE a.account_id IN (${accountIds.map(() => '?').join(',') || 'NULL'})
+      FOR UPDATE`,
+    bindings: accountIds
+  }
+}
+
+/** @param {any[]} rows @returns {Map<number, import('./calculate').AccountView>} */
+function toAccounts (rows) {
   return new Map(rows.map((r) => [r.account_id, {
     value: parseAmount(r.value),
     netDebitCap: r.net_debit_cap === null ? null : parseAmount(r.net_debit_cap),
     liquidity: r.settlement_value === null ? null : -parseAmount(r.settlement_value)
   }]))
+}
+
+/**
+ * @param {import('knex').Knex.Transaction} trx
+ * @param {number[]} accountIds
+ * @returns {Promise<Map<number, import('./calculate').AccountView>>}
+ */
+async function lockAccounts (trx, accountIds) {
+  if (!accountIds.length) return new Map()
+  const { sql, bindings } = accountsQuery(accountIds)
+  const [rows] = await trx.raw(sql, bindings)
+  return toAccounts(rows)
 }
 
 /**
@@ -61,4 +76,4 @@ function insertPositionChanges (trx, writes, changes) {
   }))))
 }
 
-module.exports = { lockAccounts, saveAccountValues, insertPositionChanges }
+module.exports = { accountsQuery, toAccounts, lockAccounts, saveAccountValues, insertPositionChanges }

@@ -26,8 +26,9 @@ const query = (conn, sql, bindings) => new Promise((resolve, reject) => {
  * @template T
  * @param {import('knex').Knex} db
  * @param {(tx: { trx: any, writes: ReturnType<typeof createWriteBatch>,
- *   begin: (sql: string, bindings: readonly any[]) => Promise<any> }) => Promise<T>} work
- *   `begin` must be the first statement: it opens the transaction and returns that statement's rows
+ *   begin: (statements: { sql: string, bindings: readonly any[] }[]) => Promise<any[]> }) => Promise<T>} work
+ *   `begin` must come first: it opens the transaction with the given statements in the same
+ *   round trip and returns each statement's rows
  * @returns {Promise<T>}
  */
 async function withFoldedTransaction (db, work) {
@@ -36,10 +37,11 @@ async function withFoldedTransaction (db, work) {
   try {
     const trx = Object.assign((table) => db(table).connection(conn), { raw: (sql, bindings = []) => query(conn, sql, bindings) })
     const writes = createWriteBatch()
-    const begin = async (sql, bindings) => {
-      const [results] = await query(conn, `START TRANSACTION; ${sql}`, bindings)
+    const begin = async (statements) => {
+      const sql = ['START TRANSACTION', ...statements.map((st) => st.sql)].join(';\n')
+      const [results] = await query(conn, sql, statements.flatMap((st) => st.bindings))
       open = true
-      return results[1]
+      return results.slice(1)
     }
     const result = await work({ trx, writes, begin })
     if (!open) throw new Error('withFoldedTransaction: begin() was never called')

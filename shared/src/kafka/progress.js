@@ -11,21 +11,27 @@
  */
 
 /**
- * The highest applied offset of the partition, and the latest chunk's record
- * when it reaches `fromOffset` or later (its messages may need re-emitting).
- * One statement — the transaction's first, so BEGIN travels with it; the row
- * lock fences a consumer that lost the partition.
- * @param {(sql: string, bindings: readonly any[]) => Promise<any[]>} begin
+ * The statement reading the highest applied offset of the partition and the
+ * latest chunk's record when it reaches `fromOffset` or later (its messages
+ * may need re-emitting). It opens the transaction, so BEGIN travels with it;
+ * the row lock fences a consumer that lost the partition.
  * @param {{ group: string, topic: string, partition: number, fromOffset: bigint }} where
- * @returns {Promise<{ appliedThrough: bigint, last: ProgressRow | null }>}
  */
-async function readProgress (begin, { group, topic, partition, fromOffset }) {
-  const rows = await begin(
-    `SELECT first_offset, last_offset, IF(last_offset >= ?, outgoing, NULL) AS outgoing
+function progressQuery ({ group, topic, partition, fromOffset }) {
+  return {
+    sql: `SELECT first_offset, last_offset, IF(last_offset >= ?, outgoing, NULL) AS outgoing
        FROM consumer_progress
       WHERE consumer_group = ? AND topic = ? AND kafka_partition = ?
       FOR UPDATE`,
-    [String(fromOffset), group, topic, partition])
+    bindings: [String(fromOffset), group, topic, partition]
+  }
+}
+
+/**
+ * @param {any[]} rows the result of progressQuery()
+ * @returns {{ appliedThrough: bigint, last: ProgressRow | null }}
+ */
+function toProgress (rows) {
   if (!rows.length) return { appliedThrough: -1n, last: null }
   const r = rows[0]
   const lastOffset = BigInt(r.last_offset)
@@ -50,4 +56,4 @@ function recordProgress (writes, { group, topic, partition }, row) {
     [group, topic, partition, String(row.firstOffset), String(row.lastOffset), JSON.stringify(row.outgoing)])
 }
 
-module.exports = { readProgress, recordProgress }
+module.exports = { progressQuery, toProgress, recordProgress }

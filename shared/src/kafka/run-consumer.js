@@ -13,7 +13,7 @@
 const { toWire, fromKafka } = require('./envelope')
 const { deadLetterTopic } = require('./topics')
 const { isRetriable } = require('./retriable')
-const { readProgress, recordProgress } = require('./progress')
+const { progressQuery, toProgress, recordProgress } = require('./progress')
 const { withFoldedTransaction } = require('../db/folded-transaction')
 const { startStageSpans } = require('../tracing/stage-spans')
 const { context } = require('@opentelemetry/api')
@@ -23,7 +23,8 @@ const MAX_BACKOFF_MS = 10000
 /**
  * @typedef {import('./envelope').IncomingMessage} IncomingMessage
  * @typedef {import('./envelope').OutgoingMessage} OutgoingMessage
- * @typedef {(deps: { trx: import('knex').Knex.Transaction, writes: ReturnType<typeof import('../db/write-batch').createWriteBatch>, batch: { topic: string, partition: number } },
+ * @typedef {(deps: { trx: import('knex').Knex.Transaction, writes: ReturnType<typeof import('../db/write-batch').createWriteBatch>,
+ *   batch: { topic: string, partition: number }, prefetched?: any[][] },
  *   messages: IncomingMessage[]) => Promise<{ outgoing?: OutgoingMessage[], afterCommit?: () => void }>} HandleBatch
  * @typedef {object} RunnerOptions
  * @property {import('kafkajs').Kafka} kafka
@@ -33,6 +34,9 @@ const MAX_BACKOFF_MS = 10000
  * @property {string} groupId
  * @property {string[]} topics
  * @property {HandleBatch} handleBatch
+ * @property {(records: IncomingMessage[]) => { sql: string, bindings: readonly any[] }[]} [prefetch]
+ *   reads the handler needs, run in the transaction's first round trip; their rows reach
+ *   handleBatch as `prefetched` (they may cover redelivered records too)
  * @property {RunnerSettings} settings
  * @property {{ afterDbCommit?: (info: { topic: string, partition: number, lastOffset: bigint }) => void | Promise<void> }} [hooks] test seams for fault injection
  * @property {string} [stage] the stage name in traces and metrics (defaults to groupId)
@@ -112,7 +116,7 @@ async function describeClusterId (kafka) {
  * @param {RunnerOptions} opts
  */
 async function runConsumer (opts) {
-  const { kafka, db, producer, logger, groupId, topics, handleBatch, settings, hooks = {}, observer = {} } = opts
+  const { kafka, db, producer, logger, groupId, topics, handleBatch, prefetch, settings, hooks = {}, observer = {} } = opts
   const stage = opts.stage || groupId
   const log = logger.child({ consumer: groupId })
   const consumer = kafka.consumer({
@@ -142,7 +146,11 @@ async function runConsumer (opts) {
     // BEGIN travels with the progress read and COMMIT with the writes: the
     // handler's writes, the progress record and COMMIT are one round trip.
     return withFoldedTransaction(db, async ({ trx, writes, begin }) => {
-      const { appliedThrough, last } = await readProgress(begin, where)
+      // The handler's own reads (when it declares them) share this first
+      // round trip with BEGIN and the progress read.
+      const reads = prefetch && !mode.deadLetter ? prefetch(records) : []
+      const [progressRows, ...prefetched] = await begin([progressQuery(where), ...reads])
+      const { appliedThrough, last } = toProgress(progressRows)
       const fresh = records.filter((r) => r.offset > appliedThrough)
       // Redelivered records of earlier chunks were emitted before the latest
       // chunk started; only the latest chunk's messages may be unsent.
@@ -159,7 +167,7 @@ async function runConsumer (opts) {
         } else {
           const unparsable = fresh.find((r) => r.parseError)
           if (unparsable) throw Object.assign(new Error(`message is not JSON: ${unparsable.parseError.message}`), { retriable: false })
-          const result = await handleBatch({ trx, writes, batch }, fresh)
+          const result = await handleBatch({ trx, writes, batch, prefetched: reads.length ? prefetched : undefined }, fresh)
           outgoing = (result && result.outgoing ? result.outgoing : []).map(toWire)
           afterCommit = result && result.afterCommit
         }
