@@ -7,18 +7,28 @@
 const DUE_STATES = ['RECEIVED_PREPARE', 'RESERVED']
 
 /**
+ * Candidates come from a plain read (no row locks: in-flight transfers that
+ * the fulfil and position handlers are locking are never touched); the claim
+ * is an UPDATE by primary key that re-checks every condition, so two replicas
+ * that read the same candidates claim each transfer once.
  * @param {import('knex').Knex} db
  * @param {{ claim: string, limit: number, leaseMs: number }} opts
  * @returns {Promise<number>} how many transfers were claimed
  */
 async function claimExpired (db, { claim, limit, leaseMs }) {
+  const lapsed = 'AND (expiry_claimed_at IS NULL OR expiry_claimed_at < CURRENT_TIMESTAMP(3) - INTERVAL ? MICROSECOND)'
+  const [candidates] = await db.raw(
+    `SELECT transfer_id FROM transfer
+      WHERE state IN (?, ?) AND expiration <= CURRENT_TIMESTAMP(3) ${lapsed}
+      ORDER BY expiration LIMIT ?`,
+    [...DUE_STATES, leaseMs * 1000, limit])
+  if (!candidates.length) return 0
+  const ids = candidates.map((r) => r.transfer_id)
   const [result] = await db.raw(
     `UPDATE transfer SET expiry_claim = ?, expiry_claimed_at = CURRENT_TIMESTAMP(3)
-      WHERE state IN (?, ?) AND expiration <= CURRENT_TIMESTAMP(3)
-        AND (expiry_claimed_at IS NULL OR expiry_claimed_at < CURRENT_TIMESTAMP(3) - INTERVAL ? MICROSECOND)
-      ORDER BY expiration
-      LIMIT ?`,
-    [claim, ...DUE_STATES, leaseMs * 1000, limit])
+      WHERE transfer_id IN (${ids.map(() => '?').join(',')})
+        AND state IN (?, ?) AND expiration <= CURRENT_TIMESTAMP(3) ${lapsed}`,
+    [claim, ...ids, ...DUE_STATES, leaseMs * 1000])
   return result.affectedRows
 }
 

@@ -73,8 +73,14 @@ function runnerSettings (config) {
 /** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** @param {number} attempt @param {number} base */
-const backoff = (attempt, base) => Math.min(MAX_BACKOFF_MS, base * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2)
+/**
+ * The first retry comes almost at once (a deadlock victim usually succeeds
+ * straight away); later ones back off exponentially with jitter.
+ * @param {number} attempt @param {number} base
+ */
+const backoff = (attempt, base) => (attempt === 1
+  ? Math.random() * 5
+  : Math.min(MAX_BACKOFF_MS, base * 2 ** (attempt - 2)) * (0.5 + Math.random() / 2))
 
 /**
  * @param {IncomingMessage} record
