@@ -1,0 +1,192 @@
+'use strict'
+
+// Counting work, not only time: CPU per process from /proc, MariaDB's
+// statement and commit counters, Kafka messages from the end offsets of the
+// run's topics, and the machine-wide CPU so that other users of the box show.
+
+const fs = require('node:fs')
+const os = require('node:os')
+const { execFileSync } = require('node:child_process')
+
+const COUNTERS = ['Com_select', 'Com_insert', 'Com_update', 'Com_delete', 'Com_commit', 'Com_rollback']
+
+let ticksPerSecond = 0
+function clockTicks () {
+  if (!ticksPerSecond) {
+    try { ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100 } catch { ticksPerSecond = 100 }
+  }
+  return ticksPerSecond
+}
+
+/** utime + stime of a process in ms, or null when it is gone. @param {number} pid */
+function processCpuMs (pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // The command name may contain spaces: fields start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks()
+  } catch {
+    return null
+  }
+}
+
+/** Busy and total CPU of the whole machine in ms (all cores). */
+function machineCpuMs () {
+  const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number)
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = line
+  const tick = 1000 / clockTicks()
+  return { busy: (user + nice + system + irq + softirq + steal) * tick, steal: steal * tick, total: (user + nice + system + idle + iowait + irq + softirq + steal) * tick }
+}
+
+/** @param {string} file */
+function readPid (file) {
+  try { return Number(fs.readFileSync(file, 'utf8').trim()) || null } catch { return null }
+}
+
+/**
+ * A CPU snapshot of named processes plus the machine.
+ * @param {Record<string, number | null>} pids
+ */
+function cpuSnapshot (pids) {
+  /** @type {Record<string, number | null>} */
+  const byProcess = {}
+  for (const [name, pid] of Object.entries(pids)) byProcess[name] = pid ? processCpuMs(pid) : null
+  return { at: performance.now(), byProcess, machine: machineCpuMs() }
+}
+
+/**
+ * CPU used between two snapshots: ms per process, % of one core, ms per transfer,
+ * and whatever the rest of the machine used.
+ * @param {ReturnType<typeof cpuSnapshot>} a @param {ReturnType<typeof cpuSnapshot>} b @param {number} transfers
+ */
+function cpuDelta (a, b, transfers) {
+  const wallMs = b.at - a.at
+  /** @type {Record<string, { ms: number, pctCore: number, msPerTransfer: number | null }>} */
+  const out = {}
+  let ours = 0
+  for (const name of Object.keys(b.byProcess)) {
+    const before = a.byProcess[name]; const after = b.byProcess[name]
+    if (before === null || after === null || before === undefined) continue
+    const ms = after - before
+    ours += ms
+    out[name] = { ms: Math.round(ms), pctCore: round(100 * ms / wallMs), msPerTransfer: transfers ? round(ms / transfers, 3) : null }
+  }
+  const busy = b.machine.busy - a.machine.busy
+  const other = Math.max(0, busy - ours)
+  return {
+    wallMs: Math.round(wallMs),
+    processes: out,
+    ourMsPerTransfer: transfers ? round(ours / transfers, 3) : null,
+    machineBusyPct: round(100 * busy / (b.machine.total - a.machine.total)),
+    // CPU the hypervisor gave to other guests: a virtual machine's hidden neighbour.
+    stealPct: round(100 * (b.machine.steal - a.machine.steal) / (b.machine.total - a.machine.total)),
+    otherProcessesPctCore: round(100 * other / wallMs)
+  }
+}
+
+/**
+ * Waits (bounded) until the rest of the machine is quiet: CPU used by
+ * processes other than ours below `maxOtherPctCore` over one sample.
+ * @param {Record<string, number | null>} pids @param {{ maxOtherPctCore: number, maxWaitMs: number, sampleMs?: number }} opts
+ */
+async function waitForQuiet (pids, { maxOtherPctCore, maxWaitMs, sampleMs = 1000 }) {
+  const started = performance.now()
+  let other = Infinity
+  while (performance.now() - started < maxWaitMs + sampleMs) {
+    const a = cpuSnapshot(pids)
+    await new Promise((resolve) => setTimeout(resolve, sampleMs))
+    other = cpuDelta(a, cpuSnapshot(pids), 0).otherProcessesPctCore
+    if (other <= maxOtherPctCore) break
+  }
+  return { waitedMs: Math.round(performance.now() - started), otherPctCore: other }
+}
+
+/** @param {import('knex').Knex} db */
+async function sqlCounters (db) {
+  const [rows] = await db.raw(`SHOW GLOBAL STATUS WHERE Variable_name IN (${COUNTERS.map(() => '?').join(',')})`, COUNTERS)
+  return Object.fromEntries(rows.map((r) => [r.Variable_name, Number(r.Value)]))
+}
+
+/**
+ * Other clients of the same MariaDB server: their statements land in the
+ * same global counters, so a step that saw any is marked.
+ * @param {import('knex').Knex} db @param {string} ownDb
+ */
+async function otherDbClients (db, ownDb) {
+  const [rows] = await db.raw('SELECT DB AS db, COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB IS NOT NULL AND DB <> ? AND ID <> CONNECTION_ID() GROUP BY DB', [ownDb])
+  return rows.map((r) => `${r.db} (${r.n})`)
+}
+
+/** @param {Record<string, number>} a @param {Record<string, number>} b @param {number} transfers */
+function sqlDelta (a, b, transfers) {
+  const d = Object.fromEntries(COUNTERS.map((c) => [c, b[c] - a[c]]))
+  const statements = d.Com_select + d.Com_insert + d.Com_update + d.Com_delete
+  return {
+    ...d,
+    statementsPerTransfer: transfers ? round(statements / transfers, 3) : null,
+    commitsPerTransfer: transfers ? round(d.Com_commit / transfers, 3) : null
+  }
+}
+
+/**
+ * Sum of the high watermarks of each topic (every message ever written).
+ * @param {import('kafkajs').Admin} admin @param {string[]} topics
+ */
+async function topicMessages (admin, topics) {
+  /** @type {Record<string, number>} */
+  const out = {}
+  for (const topic of topics) {
+    const offsets = await admin.fetchTopicOffsets(topic)
+    out[topic] = offsets.reduce((n, p) => n + Number(p.high), 0)
+  }
+  return out
+}
+
+/** @param {Record<string, number>} a @param {Record<string, number>} b @param {number} transfers @param {string} prefix */
+function kafkaDelta (a, b, transfers, prefix) {
+  /** @type {Record<string, number>} */
+  const byTopic = {}
+  let total = 0
+  for (const t of Object.keys(b)) {
+    const d = b[t] - (a[t] || 0)
+    if (d) byTopic[t.slice(prefix.length)] = d
+    total += d
+  }
+  return { messages: total, perTransfer: transfers ? round(total / transfers, 3) : null, byTopic }
+}
+
+/** Durable settings in force, as the servers report them. @param {import('knex').Knex} db */
+async function durableSettings (db) {
+  const [[r]] = await db.raw('SELECT @@innodb_flush_log_at_trx_commit AS flush, @@sync_binlog AS syncBinlog, @@log_bin AS logBin, @@version AS version')
+  return {
+    innodb_flush_log_at_trx_commit: Number(r.flush),
+    sync_binlog: Number(r.syncBinlog),
+    log_bin: Boolean(Number(r.logBin)),
+    mariadbVersion: r.version,
+    kafkaProducerAcks: 'all (-1, shared/src/kafka/producer.js)',
+    kafkaReplication: 'single broker, replication factor 1, min.insync.replicas=1; the broker does not fsync per message (Kafka default)'
+  }
+}
+
+/** @param {string} root */
+function machineInfo (root) {
+  let commit = null; let dirty = null
+  try {
+    commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim()
+    dirty = execFileSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8' }).trim().split('\n').filter(Boolean).length
+  } catch {}
+  return {
+    nproc: os.availableParallelism ? os.availableParallelism() : os.cpus().length,
+    cpuModel: (os.cpus()[0] || { model: 'unknown' }).model,
+    memoryGiB: round(os.totalmem() / 2 ** 30, 1),
+    kernel: os.release(),
+    node: process.version,
+    loadavg: os.loadavg().map((v) => round(v)),
+    git: { commit, uncommittedFiles: dirty }
+  }
+}
+
+/** @param {number} v @param {number} [d] */
+function round (v, d = 2) { const f = 10 ** d; return Math.round(v * f) / f }
+
+module.exports = { cpuSnapshot, cpuDelta, waitForQuiet, processCpuMs, readPid, sqlCounters, sqlDelta, otherDbClients, topicMessages, kafkaDelta, durableSettings, machineInfo }

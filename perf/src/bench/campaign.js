@@ -1,0 +1,79 @@
+'use strict'
+
+// A whole campaign: the stack, the generator's ceiling against the null
+// switch, then the configurations interleaved (A B C A B C …) so that slow
+// drift of the machine hits all of them alike.
+
+const { ensureStack, benchConfig, root } = require('./sut')
+const { createDb } = require('../../../shared/src/db')
+const { nullRun } = require('./null-run')
+const { benchRun } = require('./run')
+const { summarizeCampaign } = require('./summary')
+const { CONFIGS } = require('./profiles')
+const { snapshotTree } = require('./snapshot')
+const acc = require('./accounting')
+
+/** @param {import('knex').Knex} db @param {string} dbName */
+async function ledgerSize (db, dbName) {
+  const [rows] = await db.raw("SELECT TABLE_NAME AS t, TABLE_ROWS AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN ('transfer', 'transfer_state_change', 'participant_position_change')", [dbName])
+  return Object.fromEntries(rows.map((/** @type {any} */ x) => [x.t, Number(x.n)]))
+}
+
+/**
+ * @param {{ profileName: string, profile: any, command: string, code: 'working' | 'head', dbName: string, say: (m: string) => void }} opts
+ */
+async function runCampaign ({ profileName, profile, command, code, dbName, say }) {
+  const started = new Date()
+  const t0 = performance.now()
+  const snapshot = snapshotTree(root, { from: code })
+  say(`code under test: ${code === 'head' ? 'the last commit' : 'the working tree'}, copied to ${snapshot.dir} (digest ${snapshot.digest})`)
+  const { pids: stackPids } = await ensureStack((m) => say(`stack: ${m}`), dbName)
+  const config = benchConfig()
+  const db = createDb({ ...config, DB_POOL_MAX: 2 }, { database: dbName })
+  const result = {
+    schema: 'switchyard-bench/1',
+    profile: profileName,
+    command,
+    startedAt: started.toISOString(),
+    finishedAt: '',
+    durationS: 0,
+    machine: acc.machineInfo(root),
+    code: { from: snapshot.from, digest: snapshot.digest },
+    durable: await acc.durableSettings(db),
+    database: dbName,
+    ledgerBefore: await ledgerSize(db, dbName),
+    settings: { ...profile, configs: Object.fromEntries(profile.configs.map((/** @type {string} */ c) => [c, CONFIGS[c]])) },
+    nullSwitch: /** @type {any} */ (null),
+    runs: /** @type {any[]} */ ([]),
+    summary: /** @type {any} */ (null),
+    problems: /** @type {string[]} */ ([])
+  }
+  try {
+    if (profile.nullRates.length) {
+      result.nullSwitch = await nullRun({ profile, say })
+      say(`null switch: generator ceiling ${result.nullSwitch.ceilingRate}/s (p99 ≤ ${profile.nullP99TargetMs} ms)`)
+    }
+    for (let rep = 1; rep <= profile.reps; rep++) {
+      for (const label of profile.configs) {
+        say(`run ${rep}/${profile.reps}: ${label} — ${CONFIGS[label].description}`)
+        const run = await benchRun({ label, env: { ...CONFIGS[label].env, DB_NAME: dbName }, profile, db, stackPids, dbName, codeDir: snapshot.dir, say })
+        result.runs.push({ rep, ...run })
+        if (run.errors.length) result.problems.push(`${label} run ${rep}: ${run.errors[0].split('\n')[0]}`)
+      }
+    }
+  } finally {
+    result.ledgerAfter = await ledgerSize(db, dbName).catch(() => null)
+    await db.destroy()
+    snapshot.remove()
+  }
+  for (const run of result.runs) {
+    for (const s of run.steps) if (!s.valid) result.problems.push(`${run.label} run ${run.rep} step ${s.offeredRate}/s INVALID: ${s.gates.filter((/** @type {any} */ g) => !g.ok).map((/** @type {any} */ g) => g.name).join(', ')}`)
+    if (run.single && !run.single.valid) result.problems.push(`${run.label} run ${run.rep} single-transfer INVALID`)
+  }
+  result.summary = summarizeCampaign(result.runs)
+  result.finishedAt = new Date().toISOString()
+  result.durationS = Math.round((performance.now() - t0) / 100) / 10
+  return result
+}
+
+module.exports = { runCampaign }

@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+'use strict'
+
+// npm run bench -- [--quick | --profile full|quick|seeded] [--out perf/results]
+//   [--configs batched,naive,traced] [--rates 100,200] [--step-ms 8000] [--reps 3] [--single 500] [--no-null]
+//   [--code working|head]   the working tree as it is (default) or the last commit; copied once, so
+//                           every run of the campaign starts the same code
+//   [--db name]             default switchyard_bench; switchyard_bench_seeded for --profile seeded
+//
+// Starts what it measures (the local stack if needed, then per run the
+// api-adapter and the handlers as separate processes with fresh topics),
+// drives them with simulated participants at constant arrival rates, checks
+// the validity gates on every step and writes perf/results/<timestamp>.json
+// and .md (+ .svg charts). Durable settings throughout; see docs/benchmarks.md.
+
+const path = require('node:path')
+const { parseArgs } = require('node:util')
+const { PROFILES, CONFIGS } = require('./profiles')
+const { runCampaign } = require('./campaign')
+const { writeResults } = require('./report')
+const { root, BENCH_DB, SEEDED_DB } = require('./sut')
+
+/** @param {string} s */
+const numbers = (s) => s.split(',').map((x) => Number(x.trim())).filter((x) => Number.isFinite(x) && x > 0)
+
+function options () {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      profile: { type: 'string' },
+      out: { type: 'string', default: path.join(root, 'perf', 'results') },
+      configs: { type: 'string' },
+      rates: { type: 'string' },
+      'step-ms': { type: 'string' },
+      reps: { type: 'string' },
+      single: { type: 'string' },
+      'no-null': { type: 'boolean', default: false },
+      code: { type: 'string', default: 'working' },
+      db: { type: 'string' },
+      help: { type: 'boolean', default: false }
+    }
+  })
+  if (values.help) {
+    console.log('usage: node perf/src/bench/cli.js [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head] [--db name]')
+    process.exit(0)
+  }
+  const name = values.profile || (values.quick ? 'quick' : 'full')
+  if (!PROFILES[name]) throw new Error(`unknown profile ${name}; known: ${Object.keys(PROFILES).join(', ')}`)
+  const profile = { ...PROFILES[name] }
+  if (values.configs) {
+    profile.configs = values.configs.split(',').map((c) => c.trim())
+    for (const c of profile.configs) if (!CONFIGS[c]) throw new Error(`unknown config ${c}; known: ${Object.keys(CONFIGS).join(', ')}`)
+  }
+  if (values.rates) profile.rates = numbers(values.rates)
+  if (values['step-ms']) profile.stepMs = Number(values['step-ms'])
+  if (values.reps) profile.reps = Number(values.reps)
+  if (values.single) profile.single = Number(values.single)
+  if (values['no-null']) profile.nullRates = []
+  if (values.code !== 'working' && values.code !== 'head') throw new Error('--code is working or head')
+  const dbName = values.db || (name === 'seeded' ? SEEDED_DB : BENCH_DB)
+  return { name, profile, out: path.resolve(values.out), code: /** @type {'working' | 'head'} */ (values.code), dbName }
+}
+
+async function main () {
+  const { name, profile, out, code, dbName } = options()
+  const command = `node perf/src/bench/cli.js ${process.argv.slice(2).join(' ')}`.trim()
+  const say = (/** @type {string} */ m) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}`)
+  const result = await runCampaign({ profileName: name, profile, command, code, dbName, say })
+  const files = writeResults(result, out)
+  const s = result.summary
+  console.log(`\nprofile ${name}, ${result.durationS} s; results: ${files.json}\n  summary: ${files.md}`)
+  for (const [label, c] of Object.entries(s.byConfig)) {
+    const m = /** @type {any} */ (c)
+    const f = (/** @type {any} */ x) => (x ? (x.n > 1 ? `${x.median} (${x.min}–${x.max})` : `${x.median}`) : 'n/a')
+    console.log(`  ${label}: max sustainable ${f(m.maxSustainableRate)}/s (kept up with ${f(m.maxKeptUpRate)}/s), single p50 ${f(m.singleP50)} ms p99 ${f(m.singleP99)} ms, ` +
+      `SQL ${f(m.atReferenceStep.sqlPerTransfer)}/transfer, commits ${f(m.atReferenceStep.commitsPerTransfer)}, CPU ${f(m.atReferenceStep.cpuMsPerTransferTotal)} ms/transfer`)
+  }
+  if (result.problems.length) {
+    console.error(`\n${result.problems.length} problem(s) — the runs concerned are INVALID:\n  ${result.problems.join('\n  ')}`)
+    process.exitCode = 1
+  }
+  // Keep-alive sockets and the Kafka client's timers would hold the process open.
+  process.exit(process.exitCode || 0)
+}
+
+main().catch((err) => { console.error(err); process.exit(1) })

@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+'use strict'
+
+// npm run bench:compare -- <old.json> [new.json]
+//
+// Two result files: new ÷ old for every configuration both measured (max
+// sustainable rate, single-transfer p50/p99, SQL, commits, Kafka messages
+// and CPU per transfer). One file: the comparisons measured inside it
+// (batched vs naive, tracing on vs off). Ratios across files compare
+// different campaigns — possibly different machines or load: the files'
+// machines are printed so that is visible.
+
+const fs = require('node:fs')
+
+const METRICS = [
+  ['max sustainable rate /s', (/** @type {any} */ c) => c.maxSustainableRate, 'higher is better'],
+  ['rate kept up with /s', (/** @type {any} */ c) => c.maxKeptUpRate, 'higher is better'],
+  ['single p50 ms', (/** @type {any} */ c) => c.singleP50, 'lower is better'],
+  ['single p99 ms', (/** @type {any} */ c) => c.singleP99, 'lower is better'],
+  ['SQL / transfer', (/** @type {any} */ c) => c.atReferenceStep.sqlPerTransfer, 'lower is better'],
+  ['commits / transfer', (/** @type {any} */ c) => c.atReferenceStep.commitsPerTransfer, 'lower is better'],
+  ['Kafka msgs / transfer', (/** @type {any} */ c) => c.atReferenceStep.kafkaPerTransfer, 'lower is better'],
+  ['CPU ms / transfer', (/** @type {any} */ c) => c.atReferenceStep.cpuMsPerTransferTotal, 'lower is better']
+]
+
+/** @param {any} x */
+const med = (x) => (x && typeof x.median === 'number' ? x.median : null)
+/** @param {number | null} a @param {number | null} b */
+const ratio = (a, b) => (a !== null && b !== null && a !== 0 ? Math.round((b / a) * 1000) / 1000 : null)
+
+/**
+ * new ÷ old per configuration and metric.
+ * @param {any} oldResult @param {any} newResult
+ */
+function compareResults (oldResult, newResult) {
+  const rows = []
+  for (const [label, o] of Object.entries(oldResult.summary.byConfig)) {
+    const n = newResult.summary.byConfig[label]
+    if (!n) continue
+    for (const [metric, get, better] of METRICS) {
+      const a = med(/** @type {Function} */ (get)(o)); const b = med(/** @type {Function} */ (get)(n))
+      rows.push({ config: label, metric: /** @type {string} */ (metric), old: a, new: b, ratio: ratio(a, b), better: /** @type {string} */ (better) })
+    }
+    const components = new Set([...Object.keys(/** @type {any} */ (o).atReferenceStep.cpuMsPerTransfer), ...Object.keys(n.atReferenceStep.cpuMsPerTransfer)])
+    for (const c of components) {
+      const a = med(/** @type {any} */ (o).atReferenceStep.cpuMsPerTransfer[c]); const b = med(n.atReferenceStep.cpuMsPerTransfer[c])
+      rows.push({ config: label, metric: `  CPU ms / transfer: ${c}`, old: a, new: b, ratio: ratio(a, b), better: 'lower is better' })
+    }
+  }
+  return rows
+}
+
+/** Comparisons inside one campaign, as rows. @param {any} result */
+function withinResult (result) {
+  const rows = []
+  const c = result.summary.comparisons
+  if (c.batchedVsNaive) {
+    rows.push({ metric: 'max sustainable rate: batched ÷ naive', value: c.batchedVsNaive.maxRate })
+    rows.push({ metric: 'rate kept up with: batched ÷ naive', value: c.batchedVsNaive.keptUpRate })
+    rows.push({ metric: 'single p50: naive ÷ batched', value: c.batchedVsNaive.singleP50 })
+    rows.push({ metric: 'SQL / transfer: naive ÷ batched', value: c.batchedVsNaive.sqlPerTransfer })
+  }
+  if (c.tracingCost) {
+    rows.push({ metric: 'max sustainable rate: traced ÷ off', value: c.tracingCost.maxRate })
+    rows.push({ metric: 'single p50: traced ÷ off', value: c.tracingCost.singleP50 })
+    rows.push({ metric: `CPU / transfer at ${c.tracingCost.atCommonRate ? c.tracingCost.atCommonRate.rate : '?'}/s: traced ÷ off`, value: c.tracingCost.cpuPerTransfer })
+  }
+  return rows
+}
+
+/** @param {any} r */
+const machine = (r) => `${r.startedAt} ${r.profile}: ${r.machine.nproc} cores ${r.machine.cpuModel}, commit ${String(r.machine.git.commit).slice(0, 10)}, ledger ≈ ${(r.ledgerBefore && r.ledgerBefore.transfer) || 0} transfers`
+
+function main () {
+  const [oldFile, newFile] = process.argv.slice(2)
+  if (!oldFile) { console.error('usage: compare.js <old.json> [new.json]'); process.exit(2) }
+  const a = JSON.parse(fs.readFileSync(oldFile, 'utf8'))
+  if (!newFile) {
+    console.log(machine(a))
+    for (const r of withinResult(a)) console.log(`  ${r.metric.padEnd(46)} ${r.value === null ? 'n/a' : `×${r.value}`}`)
+    return
+  }
+  const b = JSON.parse(fs.readFileSync(newFile, 'utf8'))
+  console.log(`old: ${machine(a)}\nnew: ${machine(b)}\n`)
+  console.log(`${'config'.padEnd(9)} ${'metric'.padEnd(30)} ${'old'.padStart(10)} ${'new'.padStart(10)}  new ÷ old`)
+  for (const r of compareResults(a, b)) {
+    console.log(`${r.config.padEnd(9)} ${r.metric.padEnd(30)} ${String(r.old ?? 'n/a').padStart(10)} ${String(r.new ?? 'n/a').padStart(10)}  ${r.ratio === null ? 'n/a' : `×${r.ratio}`} (${r.better})`)
+  }
+}
+
+if (require.main === module) main()
+
+module.exports = { compareResults, withinResult }

@@ -1,0 +1,76 @@
+'use strict'
+
+// What each profile measures. `full` is the reference campaign; `quick` is
+// the same shape, shorter (under 5 minutes on a 2-core machine); `seeded`
+// runs single-transfer latency and the ladder on a large seeded ledger.
+
+const os = require('node:os')
+const path = require('node:path')
+
+/** The configurations compared back to back (PERF.md: compare in one run). */
+const CONFIGS = {
+  batched: { description: 'default pipeline (KAFKA_MAX_BATCH_SIZE=500), tracing off', env: {} },
+  naive: { description: 'one message per batch (KAFKA_MAX_BATCH_SIZE=1), tracing off', env: { KAFKA_MAX_BATCH_SIZE: '1' } },
+  traced: {
+    description: 'default pipeline, tracing at 100% to files (TRACING_EXPORTERS=file, TRACING_SAMPLE_RATIO=1)',
+    env: { TRACING_EXPORTERS: 'file', TRACING_SAMPLE_RATIO: '1', TRACING_DIR: path.join(os.tmpdir(), 'switchyard-bench-traces') }
+  }
+}
+
+const common = {
+  payers: 8,
+  payees: 8,
+  payeeDelayMs: 0,
+  payeeFailRate: 0,
+  warmup: 30,
+  idleMs: 3000,
+  stopAfterFailures: 2,
+  maxBacklogMs: 3000,
+  drainTimeoutMs: 30000,
+  targets: { p99TargetMs: 100, minSuccess: 0.9999 },
+  nullMode: 'full',
+  // Before each step, wait (bounded) until processes other than the bench's use under 25% of a core.
+  quiet: { maxOtherPctCore: 25, maxWaitMs: 60000 },
+  // Steps per run that may be measured again because other processes took CPU during them.
+  contendedRetries: 3,
+  nullP99TargetMs: 10
+}
+
+const PROFILES = {
+  full: {
+    ...common,
+    single: 500,
+    rates: [50, 100, 150, 200, 300, 400, 600, 800, 1000, 1200, 1500, 2000],
+    stepMs: 20000,
+    nullRates: [500, 1000, 2000, 3000, 4000, 5000, 6000, 8000],
+    nullStepMs: 10000,
+    reps: 3,
+    configs: ['batched', 'naive', 'traced']
+  },
+  quick: {
+    ...common,
+    single: 200,
+    rates: [50, 100, 150, 200, 300, 400, 600, 800, 1000, 1200, 1500, 2000],
+    stepMs: 8000,
+    nullRates: [1000, 2000, 4000, 6000],
+    nullStepMs: 4000,
+    drainTimeoutMs: 15000,
+    // Bounded so that --quick stays under 5 minutes even on a busy machine.
+    quiet: { maxOtherPctCore: 25, maxWaitMs: 8000 },
+    contendedRetries: 1,
+    reps: 1,
+    configs: ['batched', 'naive', 'traced']
+  },
+  seeded: {
+    ...common,
+    single: 500,
+    rates: [50, 100, 150, 200, 300, 400, 600, 800, 1000, 1200, 1500, 2000],
+    stepMs: 20000,
+    nullRates: [],
+    nullStepMs: 0,
+    reps: 1,
+    configs: ['batched']
+  }
+}
+
+module.exports = { PROFILES, CONFIGS }

@@ -1,0 +1,99 @@
+'use strict'
+
+// The markdown summary of a campaign: the headline per configuration, the
+// comparisons, the generator's ceiling, every step of every run with its
+// gates and its work per transfer, and the charts.
+
+/** @param {any} x median/min/max spread */
+const f = (x) => (x ? (x.n > 1 ? `${x.median} (${x.min}–${x.max})` : `${x.median}`) : '–')
+/** @param {any} v */
+const n = (v) => (v === null || v === undefined ? '–' : String(v))
+const COMPONENTS = ['api', 'handlers', 'kafka', 'mariadb', 'generator']
+
+/** @param {any} result @param {Record<string, string>} svgFiles */
+function renderMarkdown (result, svgFiles) {
+  const L = []
+  const m = result.machine
+  const d = result.durable
+  L.push(`# Switchyard benchmark — ${result.profile} profile, ${result.startedAt}`, '')
+  L.push(`Command: \`${result.command}\` — took ${result.durationS} s.`, '')
+  L.push(`Machine: ${m.nproc} cores (${m.cpuModel}), ${m.memoryGiB} GiB, Linux ${m.kernel}, Node ${m.node}; load average at start ${m.loadavg.join(' ')}. ` +
+    `Code under test: ${result.code && result.code.from === 'head' ? `the last commit, \`${n(m.git.commit)}\`` : `the working tree at commit \`${n(m.git.commit)}\` with ${m.git.uncommittedFiles} uncommitted file(s)`}` +
+    `${result.code ? ` (copied once for the whole campaign, digest ${result.code.digest})` : ''}.`, '')
+  L.push(`Durable settings: MariaDB ${d.mariadbVersion} \`innodb_flush_log_at_trx_commit=${d.innodb_flush_log_at_trx_commit}\` (binlog ${d.log_bin ? 'on' : 'off'}); ` +
+    `Kafka producer acks=${d.kafkaProducerAcks}; ${d.kafkaReplication}. Everything — Kafka, MariaDB, the API, the handlers, the generator and the simulated participants — on this one machine.`, '')
+  L.push(`Ledger at start: ${Object.entries(result.ledgerBefore || {}).map(([t, c]) => `${t} ≈ ${c} rows`).join(', ')}.`, '')
+  const s = result.settings
+  L.push(`Target: p99 ≤ ${s.targets.p99TargetMs} ms, success ≥ ${s.targets.minSuccess * 100}%, no backlog growth. Steps of ${s.stepMs / 1000} s, steady-state window without the first max(1 s, 20%) and the last 10%; ` +
+    `${s.payers} payers, ${s.payees} payees; ${s.reps} repetition(s) per configuration, interleaved.`, '')
+  if (result.problems.length) L.push('**Problems (the steps concerned are INVALID):**', '', ...result.problems.map((/** @type {string} */ p) => `- ${p}`), '')
+
+  L.push('## Summary', '', '| configuration | max sustainable rate (/s) | kept up with (/s) | single p50 (ms) | single p99 (ms) | SQL / transfer | commits / transfer | Kafka msgs / transfer | CPU ms / transfer | at rate (/s) |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |')
+  for (const [label, c] of Object.entries(result.summary.byConfig)) {
+    const a = /** @type {any} */ (c).atReferenceStep
+    L.push(`| ${label} | ${f(c.maxSustainableRate)} | ${f(c.maxKeptUpRate)} | ${f(c.singleP50)} | ${f(c.singleP99)} | ${f(a.sqlPerTransfer)} | ${f(a.commitsPerTransfer)} | ${f(a.kafkaPerTransfer)} | ${f(a.cpuMsPerTransferTotal)} | ${f(a.offeredRate)} |`)
+  }
+  L.push('', '*Max sustainable*: highest step with p99 within target, success and no backlog growth. *Kept up with*: highest step with success and no backlog growth whatever the latency (a lower bound when the ladder stopped first). ' +
+    'Work per transfer is read at each run\'s highest passing step (its first step if none passed); it includes what the processes burn when idle (below). Medians, with min–max over repetitions.', '')
+  L.push('CPU ms per transfer by component (same steps):', '', `| configuration | ${COMPONENTS.join(' | ')} |`, `| --- |${COMPONENTS.map(() => ' --- |').join('')}`)
+  for (const [label, c] of Object.entries(result.summary.byConfig)) L.push(`| ${label} | ${COMPONENTS.map((k) => f(/** @type {any} */ (c).atReferenceStep.cpuMsPerTransfer[k])).join(' | ')} |`)
+  L.push('', 'Idle, % of one core (no load, after warm-up):', '')
+  for (const [label, c] of Object.entries(result.summary.byConfig)) L.push(`- ${label}: ${Object.entries(/** @type {any} */ (c).idlePctCore).map(([k, v]) => `${k} ${f(v)}`).join(', ')}`)
+  L.push('')
+
+  const cmp = result.summary.comparisons
+  if (cmp.batchedVsNaive || cmp.tracingCost) L.push('## Comparisons (same campaign, interleaved)', '')
+  if (cmp.batchedVsNaive) {
+    const c = cmp.batchedVsNaive
+    L.push(`- **Batched vs one message per batch**: max sustainable rate ×${n(c.maxRate)}, rate kept up with ×${n(c.keptUpRate)}; the naive pipeline's single-transfer p50 is ×${n(c.singleP50)} and its SQL per transfer ×${n(c.sqlPerTransfer)}.` +
+      (c.atCommonRate ? ` At ${c.atCommonRate.rate}/s (both sustain it): p99 ${c.atCommonRate.a.p99} vs ${c.atCommonRate.b.p99} ms, CPU ${c.atCommonRate.a.cpuMsPerTransfer} vs ${c.atCommonRate.b.cpuMsPerTransfer} ms/transfer.` : ' No offered rate was sustained by both.'))
+  }
+  if (cmp.tracingCost) {
+    const c = cmp.tracingCost
+    L.push(`- **Tracing at 100% (file exporter) vs off**: max sustainable rate ×${n(c.maxRate)}, single-transfer p50 ×${n(c.singleP50)}` +
+      (c.atCommonRate ? `; at ${c.atCommonRate.rate}/s: p99 ${c.atCommonRate.a.p99} → ${c.atCommonRate.b.p99} ms, CPU ${c.atCommonRate.a.cpuMsPerTransfer} → ${c.atCommonRate.b.cpuMsPerTransfer} ms/transfer (×${n(c.cpuPerTransfer)}).` : '.'))
+  }
+  L.push('')
+
+  if (result.nullSwitch) {
+    const ns = result.nullSwitch
+    L.push('## Generator ceiling (null switch)', '', `The same generator and simulators against \`null-switch.js\` (${ns.mode} mode: the same HTTP exchanges as a real transfer, no Kafka, no database). Ceiling (p99 ≤ ${ns.p99TargetMs} ms): **${ns.ceilingRate}/s**.`, '')
+    L.push('| offered /s | achieved /s | p50 | p99 | max | send lag p99 | generator % core | null switch % core |', '| --- | --- | --- | --- | --- | --- | --- | --- |')
+    for (const st of ns.steps) {
+      const p = st.cpu.processes
+      L.push(`| ${st.offeredRate} | ${st.achievedRate} | ${n(st.latency.p50)} | ${n(st.latency.p99)} | ${n(st.latency.max)} | ${n(st.generator.sendLag.p99)} | ${n(p.generator && p.generator.pctCore)} | ${n(p.nullSwitch && p.nullSwitch.pctCore)} |`)
+    }
+    L.push('')
+  }
+
+  L.push('## Charts', '')
+  for (const [name, file] of Object.entries(svgFiles)) L.push(`![${name}](${file})`, '')
+
+  L.push('## Every run', '')
+  for (const run of result.runs) {
+    L.push(`### ${run.label}, repetition ${run.rep} (${run.runId})`, '')
+    if (run.errors.length) L.push(`Run failed: \`${run.errors[0].split('\n')[0]}\``, '')
+    if (run.single) {
+      const sg = run.single
+      L.push(`Single transfer (${sg.count} sequential, ${sg.failed} failed): p50 ${sg.latency.p50} ms, p90 ${sg.latency.p90}, p99 ${sg.latency.p99}, max ${sg.latency.max}; ` +
+        `${sg.sql.statementsPerTransfer} SQL and ${sg.sql.commitsPerTransfer} commits per transfer; other processes used ${sg.cpu.otherProcessesPctCore}% of a core meanwhile; gates ${sg.valid ? 'passed' : '**FAILED**'}.`, '')
+    }
+    L.push(`Max sustainable rate: **${run.maxSustainableRate}/s**; kept up with ${run.maxKeptUpRate}/s.` +
+      (run.idle ? ` Idle, % of a core: ${Object.entries(run.idle.processes).filter(([k]) => k !== 'generator').map(([k, v]) => `${k} ${/** @type {any} */ (v).pctCore}`).join(', ')}.` : ''), '')
+    L.push(`| offered | achieved | p50 | p90 | p99 | p99.9 | max | success | backlog | gates | SQL/t | commits/t | Kafka/t | CPU ms/t ${COMPONENTS.join('/')} | other CPU % | verdict |`)
+    L.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |')
+    for (const st of run.steps) {
+      const p = st.cpu.processes
+      const cpu = COMPONENTS.map((k) => (p[k] ? p[k].msPerTransfer : '–')).join('/')
+      const l = st.latency
+      L.push(`| ${st.offeredRate} | ${st.achievedRate} | ${n(l.p50)} | ${n(l.p90)} | ${n(l.p99)} | ${n(l.p999)} | ${n(l.max)} | ${(st.success * 100).toFixed(2)}% | ${st.backlog.growing ? 'growing' : 'flat'} (${st.backlog.growthMs} ms) | ${st.valid ? 'ok' : '**INVALID**'} | ` +
+        `${n(st.sql.statementsPerTransfer)} | ${n(st.sql.commitsPerTransfer)} | ${n(st.kafka.perTransfer)} | ${cpu} | ${st.cpu.otherProcessesPctCore}${st.cpu.stealPct ? ` (steal ${st.cpu.stealPct}%)` : ''} | ${st.meetsTarget ? 'meets target' : st.reasons.join('; ')}${st.discardedContendedAttempts ? ` (measured again: ${st.discardedContendedAttempts.length} earlier attempt(s) ran while other processes used > ${s.quiet.maxOtherPctCore}% of a core)` : ''} |`)
+    }
+    const shared = [...new Set(run.steps.flatMap((/** @type {any} */ st) => st.sql.otherClientsOnServer))]
+    if (shared.length) L.push('', `Other databases had clients on the same MariaDB server during these steps (${shared.join(', ')}): the global Com_* counters include their statements, so SQL/t is an upper bound.`)
+    L.push('')
+  }
+  return L.join('\n')
+}
+
+module.exports = { renderMarkdown }

@@ -1,0 +1,146 @@
+'use strict'
+
+// One benchmark run: a fresh Switchyard (own topics and consumer groups),
+// fresh simulated participants, then single-transfer latency and a rate
+// ladder. Every step is wrapped in the same accounting (CPU, SQL, Kafka) and
+// checked by the validity gates.
+
+const { startSwitch } = require('./sut')
+const { startSimulators } = require('../load/fast-participants')
+const { createClient } = require('../load/client')
+const { runOpenStep, runSequential } = require('./generator')
+const { summarizeStep, ladderDone, maxSustainable, maxKeptUp } = require('./schedule')
+const { evaluateGates } = require('./gates')
+const { settle, positionSums, stepFacts } = require('./ledger-facts')
+const acc = require('./accounting')
+const { createKafkaFromConfig } = require('../../../shared/src/kafka')
+
+/**
+ * Accounting and gates around one measurement.
+ * @param {{ db: import('knex').Knex, admin: import('kafkajs').Admin, pids: Record<string, number | null>, sut: any, sim: any, dbName: string,
+ *   quiet: { maxOtherPctCore: number, maxWaitMs: number } }} ctx
+ * @param {() => Promise<any>} measure resolves with { ids, accepted, committedCallbacks, … }
+ */
+async function accounted (ctx, measure) {
+  const stale = await settle(ctx.db, 60000)
+  const quiet = await acc.waitForQuiet(ctx.pids, ctx.quiet)
+  const positionsBefore = await positionSums(ctx.db)
+  const others = await acc.otherDbClients(ctx.db, ctx.dbName)
+  const [sqlA, kA] = [await acc.sqlCounters(ctx.db), await acc.topicMessages(ctx.admin, ctx.sut.topics)]
+  const notifiedBefore = ctx.sim.stats.payeeNotifications
+  const cpuA = acc.cpuSnapshot(ctx.pids)
+  const result = await measure()
+  // The payees' COMMITTED notifications are part of a transfer's work.
+  const deadline = Date.now() + 10000
+  while (ctx.sim.stats.payeeNotifications - notifiedBefore < result.committedCallbacks && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+  const cpuB = acc.cpuSnapshot(ctx.pids)
+  const [sqlB, kB] = [await acc.sqlCounters(ctx.db), await acc.topicMessages(ctx.admin, ctx.sut.topics)]
+  for (const o of await acc.otherDbClients(ctx.db, ctx.dbName)) if (!others.includes(o)) others.push(o)
+  const n = result.committedCallbacks
+  const facts = await stepFacts(ctx.db, { ids: result.ids, accepted: result.accepted, committedCallbacks: n, positionsBefore })
+  const { valid, gates } = evaluateGates(facts)
+  if (!valid) for (const g of gates.filter((x) => !x.ok)) console.error(`[bench] INVALID: gate "${g.name}" failed: ${g.detail}`)
+  return {
+    result,
+    valid,
+    gates,
+    staleInFlightBefore: stale,
+    quietBefore: quiet,
+    cpu: acc.cpuDelta(cpuA, cpuB, n),
+    sql: { ...acc.sqlDelta(sqlA, sqlB, n), otherClientsOnServer: others },
+    kafka: acc.kafkaDelta(kA, kB, n, ctx.sut.config.KAFKA_TOPIC_PREFIX),
+    payeeNotificationsMissing: Math.max(0, n - (ctx.sim.stats.payeeNotifications - notifiedBefore))
+  }
+}
+
+/**
+ * One step of the ladder at `rate`, accounted and gated.
+ * @param {any} ctx @param {number} rate @param {any} profile
+ */
+async function measureStep (ctx, rate, profile) {
+  const s = await accounted(ctx, () => runOpenStep({ sim: ctx.sim, apiUrl: ctx.sut.apiUrl, rate, durationMs: profile.stepMs, maxBacklogMs: profile.maxBacklogMs, drainTimeoutMs: profile.drainTimeoutMs }))
+  const r = s.result
+  return {
+    ...summarizeStep(r, profile.targets),
+    valid: s.valid,
+    gates: s.gates,
+    contended: s.cpu.otherProcessesPctCore > profile.quiet.maxOtherPctCore,
+    quietBefore: s.quietBefore,
+    generator: { sendLag: r.sendLag, acceptLatency: r.acceptLatency, httpErrors: r.httpErrors, callbackErrors: r.callbackErrors, unanswered: r.unanswered, drainMs: r.drainMs, stoppedEarly: r.stoppedEarly },
+    cpu: s.cpu,
+    sql: s.sql,
+    kafka: s.kafka,
+    simulators: { ...ctx.sim.stats },
+    /** @type {any[] | undefined} */
+    discardedContendedAttempts: undefined
+  }
+}
+
+/**
+ * @param {{ label: string, env: Record<string, string>, profile: any, db: import('knex').Knex,
+ *   stackPids: Record<string, number | null>, dbName: string, codeDir: string, say: (m: string) => void }} opts
+ */
+async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, say }) {
+  let sut
+  try {
+    sut = await startSwitch({ label, env, codeDir, say })
+  } catch (err) {
+    say(`${label}: switch did not start: ${err && err.message}`)
+    return { label, env, runId: null, startMs: null, single: null, idle: null, steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, errors: [String(err && err.stack ? err.stack : err)] }
+  }
+  say(`${label}: switch up in ${sut.startMs} ms (topics ${sut.config.KAFKA_TOPIC_PREFIX}*)`)
+  const sim = await startSimulators({ prefix: `b${sut.runId.slice(-6)}`, payers: profile.payers, payees: profile.payees, apiUrl: sut.apiUrl, delayMs: profile.payeeDelayMs, failRate: profile.payeeFailRate })
+  // A Kafka admin client per run: one that has seen a deleted topic keeps asking for it.
+  const admin = createKafkaFromConfig(sut.config).admin()
+  await admin.connect()
+  const out = { label, env, runId: sut.runId, startMs: sut.startMs, single: null, idle: null, steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, errors: [] }
+  try {
+    const client = createClient({ apiUrl: sut.apiUrl, adminUrl: sut.adminUrl, hubName: sut.config.HUB_NAME })
+    for (const p of [...sim.payers, ...sim.payees]) await client.provision(p, { ndc: '10000000000', deposit: '10000000000' })
+    const warm = await runSequential({ sim, apiUrl: sut.apiUrl, count: profile.warmup, timeoutMs: 60000 })
+    if (warm.failed) throw new Error(`warm-up: ${warm.failed} of ${warm.count} transfers failed: ${JSON.stringify(sim.stats)} ${JSON.stringify(sut.output())}`)
+    const ctx = { db, admin, sut, sim, dbName, quiet: profile.quiet, pids: { api: sut.pids.api, handlers: sut.pids.handlers, ...stackPids, generator: process.pid } }
+
+    // What the processes use with nothing to do: the fixed cost inside every per-transfer figure.
+    const idleA = acc.cpuSnapshot(ctx.pids)
+    await new Promise((resolve) => setTimeout(resolve, profile.idleMs))
+    out.idle = acc.cpuDelta(idleA, acc.cpuSnapshot(ctx.pids), 0)
+    if (profile.single) {
+      const s = await accounted(ctx, () => runSequential({ sim, apiUrl: sut.apiUrl, count: profile.single }))
+      out.single = { count: s.result.count, failed: s.result.failed, latency: s.result.latency, valid: s.valid, gates: s.gates, cpu: s.cpu, sql: s.sql, kafka: s.kafka }
+      say(`${label}: single transfer p50 ${s.result.latency.p50} ms, p99 ${s.result.latency.p99} ms (${s.result.count}, ${s.result.failed} failed)${s.valid ? '' : ' INVALID'}`)
+    }
+    let retries = profile.contendedRetries
+    for (const rate of profile.rates) {
+      if (!sut.alive()) throw new Error(`switch process died: ${JSON.stringify(sut.output())}`)
+      let step = await measureStep(ctx, rate, profile)
+      const discarded = []
+      // Other users of the machine are not the system's behaviour: a step that failed
+      // while they took CPU is measured again (once; the attempt is kept in the results).
+      while (!step.meetsTarget && step.contended && retries > 0) {
+        retries--
+        discarded.push({ latency: step.latency, success: step.success, achievedRate: step.achievedRate, otherProcessesPctCore: step.cpu.otherProcessesPctCore, reasons: step.reasons })
+        say(`${label}: ${rate}/s missed the target while other processes used ${step.cpu.otherProcessesPctCore}% of a core — measuring it again`)
+        step = await measureStep(ctx, rate, profile)
+      }
+      if (discarded.length) step.discardedContendedAttempts = discarded
+      out.steps.push(step)
+      say(`${label}: ${rate}/s → ${step.achievedRate}/s, p50 ${step.latency.p50} p99 ${step.latency.p99} max ${step.latency.max} ms, success ${(step.success * 100).toFixed(2)}%, ` +
+        `${step.sql.statementsPerTransfer} SQL/${step.sql.commitsPerTransfer} commits per transfer, CPU ${step.cpu.ourMsPerTransfer} ms/transfer` +
+        `${step.contended ? ` [other processes used ${step.cpu.otherProcessesPctCore}% of a core]` : ''}${step.meetsTarget ? '' : ` — misses target: ${step.reasons.join('; ')}`}${step.valid ? '' : ' — INVALID (gates)'}`)
+      if (ladderDone(out.steps, profile.stopAfterFailures)) break
+    }
+    out.maxSustainableRate = maxSustainable(out.steps)
+    out.maxKeptUpRate = maxKeptUp(out.steps, profile.targets.minSuccess)
+  } catch (err) {
+    out.errors.push(String(err && err.stack ? err.stack : err))
+    say(`${label}: run failed: ${err && err.message}`)
+  } finally {
+    await admin.disconnect()
+    await sim.close()
+    await sut.stop()
+  }
+  return out
+}
+
+module.exports = { benchRun, accounted }

@@ -1,0 +1,123 @@
+'use strict'
+
+// Campaign summary, pure: per configuration the median (min–max) over its
+// repetitions of the maximum sustainable rate, single-transfer latency and
+// work per transfer; and the ratios between configurations, each measured at
+// a rate both sustained where that matters.
+
+/** @param {number[]} xs */
+function spread (xs) {
+  const v = xs.filter((x) => typeof x === 'number' && Number.isFinite(x)).sort((a, b) => a - b)
+  if (!v.length) return null
+  const mid = v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2
+  return { median: r(mid), min: r(v[0]), max: r(v[v.length - 1]), n: v.length }
+}
+
+/** The step whose work is reported for a run: its highest passing step, else its first. @param {any} run */
+function referenceStep (run) {
+  const passing = run.steps.filter((/** @type {any} */ s) => s.meetsTarget && s.valid)
+  return passing.length ? passing[passing.length - 1] : run.steps[0]
+}
+
+/** @param {any} step */
+function work (step) {
+  if (!step) return null
+  const cpu = Object.fromEntries(Object.entries(step.cpu.processes).map(([k, v]) => [k, /** @type {any} */ (v).msPerTransfer]))
+  return {
+    offeredRate: step.offeredRate,
+    sqlPerTransfer: step.sql.statementsPerTransfer,
+    commitsPerTransfer: step.sql.commitsPerTransfer,
+    kafkaPerTransfer: step.kafka.perTransfer,
+    cpuMsPerTransfer: cpu,
+    cpuMsPerTransferTotal: step.cpu.ourMsPerTransfer
+  }
+}
+
+/** @param {any[]} runs all runs of one configuration */
+function summarizeConfig (runs) {
+  const refs = runs.map(referenceStep).map(work).filter(Boolean)
+  const components = [...new Set(refs.flatMap((w) => Object.keys(w.cpuMsPerTransfer)))]
+  return {
+    runs: runs.length,
+    invalidSteps: runs.reduce((n, run) => n + run.steps.filter((/** @type {any} */ s) => !s.valid).length + (run.single && !run.single.valid ? 1 : 0), 0),
+    failedRuns: runs.filter((run) => run.errors.length).length,
+    maxSustainableRate: spread(runs.map((run) => run.maxSustainableRate)),
+    maxKeptUpRate: spread(runs.map((run) => run.maxKeptUpRate)),
+    idlePctCore: Object.fromEntries(['api', 'handlers', 'kafka', 'mariadb'].map((c) => [c, spread(runs.map((run) => run.idle && run.idle.processes[c] ? run.idle.processes[c].pctCore : null))])),
+    singleP50: spread(runs.map((run) => run.single && run.single.latency.p50)),
+    singleP99: spread(runs.map((run) => run.single && run.single.latency.p99)),
+    atReferenceStep: {
+      offeredRate: spread(refs.map((w) => w.offeredRate)),
+      sqlPerTransfer: spread(refs.map((w) => w.sqlPerTransfer)),
+      commitsPerTransfer: spread(refs.map((w) => w.commitsPerTransfer)),
+      kafkaPerTransfer: spread(refs.map((w) => w.kafkaPerTransfer)),
+      cpuMsPerTransferTotal: spread(refs.map((w) => w.cpuMsPerTransferTotal)),
+      cpuMsPerTransfer: Object.fromEntries(components.map((c) => [c, spread(refs.map((w) => w.cpuMsPerTransfer[c]))]))
+    }
+  }
+}
+
+/**
+ * The highest offered rate that every run of both configurations sustained,
+ * and the medians there: compares like with like.
+ * @param {any[]} a @param {any[]} b
+ */
+function atCommonRate (a, b) {
+  const passed = (/** @type {any[]} */ runs) => runs.map((run) => new Set(run.steps.filter((/** @type {any} */ s) => s.meetsTarget && s.valid).map((/** @type {any} */ s) => s.offeredRate)))
+  const sets = [...passed(a), ...passed(b)]
+  if (!sets.length) return null
+  const common = [...sets[0]].filter((rate) => sets.every((s) => s.has(rate)))
+  if (!common.length) return null
+  const rate = Math.max(...common)
+  const at = (/** @type {any[]} */ runs) => runs.map((run) => run.steps.find((/** @type {any} */ s) => s.offeredRate === rate))
+  const med = (/** @type {any[]} */ steps, /** @type {(s: any) => number} */ f) => { const s = spread(steps.map(f)); return s && s.median }
+  const side = (/** @type {any[]} */ steps) => ({
+    p50: med(steps, (s) => s.latency.p50),
+    p99: med(steps, (s) => s.latency.p99),
+    cpuMsPerTransfer: med(steps, (s) => s.cpu.ourMsPerTransfer),
+    sqlPerTransfer: med(steps, (s) => s.sql.statementsPerTransfer)
+  })
+  return { rate, a: side(at(a)), b: side(at(b)) }
+}
+
+/** @param {number | null | undefined} x @param {number | null | undefined} y */
+const ratio = (x, y) => (typeof x === 'number' && typeof y === 'number' && y !== 0 ? r(x / y, 3) : null)
+
+/**
+ * @param {any[]} runs every run of the campaign, each with a `label`
+ */
+function summarizeCampaign (runs) {
+  const labels = [...new Set(runs.map((run) => run.label))]
+  const byConfig = Object.fromEntries(labels.map((l) => [l, summarizeConfig(runs.filter((run) => run.label === l))]))
+  const of = (/** @type {string} */ l) => runs.filter((run) => run.label === l)
+  const comparisons = {}
+  const base = byConfig.batched
+  if (base && byConfig.naive) {
+    const n = byConfig.naive
+    comparisons.batchedVsNaive = {
+      maxRate: ratio(base.maxSustainableRate && base.maxSustainableRate.median, n.maxSustainableRate && n.maxSustainableRate.median),
+      keptUpRate: ratio(base.maxKeptUpRate && base.maxKeptUpRate.median, n.maxKeptUpRate && n.maxKeptUpRate.median),
+      singleP50: ratio(n.singleP50 && n.singleP50.median, base.singleP50 && base.singleP50.median),
+      sqlPerTransfer: ratio(n.atReferenceStep.sqlPerTransfer && n.atReferenceStep.sqlPerTransfer.median, base.atReferenceStep.sqlPerTransfer && base.atReferenceStep.sqlPerTransfer.median),
+      atCommonRate: atCommonRate(of('batched'), of('naive')),
+      reads: 'maxRate, keptUpRate: batched ÷ naive; singleP50 and sqlPerTransfer: naive ÷ batched (how many times more)'
+    }
+  }
+  if (base && byConfig.traced) {
+    const t = byConfig.traced
+    const common = atCommonRate(of('batched'), of('traced'))
+    comparisons.tracingCost = {
+      maxRate: ratio(t.maxSustainableRate && t.maxSustainableRate.median, base.maxSustainableRate && base.maxSustainableRate.median),
+      singleP50: ratio(t.singleP50 && t.singleP50.median, base.singleP50 && base.singleP50.median),
+      atCommonRate: common,
+      cpuPerTransfer: common ? ratio(common.b.cpuMsPerTransfer, common.a.cpuMsPerTransfer) : null,
+      reads: 'traced ÷ off; atCommonRate a = off, b = traced'
+    }
+  }
+  return { byConfig, comparisons }
+}
+
+/** @param {number} v @param {number} [d] */
+function r (v, d = 2) { const f = 10 ** d; return Math.round(v * f) / f }
+
+module.exports = { summarizeCampaign, summarizeConfig, referenceStep, spread, atCommonRate, ratio }

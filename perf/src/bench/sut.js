@@ -1,0 +1,149 @@
+'use strict'
+
+// The system under test, started per run the way an operator runs it: the
+// api-adapter and one process with every handler, each a real child process
+// with the run's environment (its own topics and consumer groups), on the
+// shared local stack. Stopped with SIGTERM after the run.
+
+const net = require('node:net')
+const path = require('node:path')
+const crypto = require('node:crypto')
+const { spawn } = require('node:child_process')
+const stack = require('../../../scripts/stack/index')
+const { stackPaths } = require('../../../scripts/stack/paths')
+const { loadConfig, childEnv } = require('../../../shared/src/config')
+const { createKafkaFromConfig, allTopicNames } = require('../../../shared/src/kafka')
+const { readPid } = require('./accounting')
+
+const root = path.join(__dirname, '..', '..', '..')
+const BENCH_DB = 'switchyard_bench'
+/** The large seeded ledger lives apart, so that the other profiles keep a small one. */
+const SEEDED_DB = 'switchyard_bench_seeded'
+
+/** A port nobody listens on right now. */
+function freePort () {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {net.AddressInfo} */ (s.address())
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+/** @param {Record<string, string>} [overrides] */
+const benchConfig = (overrides = {}) => loadConfig(childEnv({ DB_NAME: BENCH_DB, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...overrides }))
+
+/** Local Kafka and MariaDB (started if not running, never stopped), the bench database migrated. @param {(m: string) => void} say @param {string} [dbName] */
+async function ensureStack (say, dbName = BENCH_DB) {
+  const config = benchConfig({ DB_NAME: dbName })
+  await stack.up(config, { databases: [dbName], say })
+  const paths = stackPaths(config)
+  return { config, pids: { kafka: readPid(path.join(paths.kafka, 'kafka.pid')), mariadb: readPid(path.join(paths.mariadb, 'mariadb.pid')) } }
+}
+
+/**
+ * @param {string} codeDir @param {string} script @param {Record<string, string>} env @param {(m: string) => void} say
+ */
+function startProcess (codeDir, script, env, say) {
+  const proc = spawn(process.execPath, [path.join(codeDir, script)], { cwd: root, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  let stopping = false
+  const keep = (/** @type {Buffer} */ d) => { output = (output + d).slice(-20000) }
+  proc.stdout.on('data', keep)
+  proc.stderr.on('data', keep)
+  const exited = new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })))
+  exited.then((/** @type {any} */ e) => { if (!stopping) say(`${script} exited (${e.code ?? e.signal}): ${output.slice(-2000)}`) })
+  return {
+    pid: /** @type {number} */ (proc.pid),
+    output: () => output,
+    exited,
+    running: () => proc.exitCode === null && proc.signalCode === null,
+    async stop (timeoutMs = 20000) {
+      stopping = true
+      if (proc.exitCode !== null || proc.signalCode !== null) return exited
+      proc.kill('SIGTERM')
+      const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs)
+      const result = await exited
+      clearTimeout(timer)
+      return result
+    }
+  }
+}
+
+/** @param {string} url @param {() => boolean} alive @param {() => string} output */
+async function waitHealthy (url, alive, output, timeoutMs = 60000) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (!alive()) throw new Error(`process exited before ${url} answered:\n${output().slice(-3000)}`)
+    try { if ((await fetch(url)).status === 200) return } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`${url} not healthy after ${timeoutMs} ms:\n${output().slice(-3000)}`)
+}
+
+/**
+ * Starts one Switchyard (api + handlers) with fresh topics and consumer groups.
+ * @param {{ label: string, env?: Record<string, string>, codeDir?: string, say?: (m: string) => void }} opts codeDir: a snapshot (snapshot.js), else the working tree
+ */
+async function startSwitch ({ label, env = {}, codeDir = root, say = () => {} }) {
+  const runId = `${label}-${Date.now().toString(36)}${crypto.randomBytes(2).toString('hex')}`
+  const [apiPort, adminPort, healthPort] = [await freePort(), await freePort(), await freePort()]
+  const runEnv = {
+    DB_NAME: BENCH_DB,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    KAFKA_TOPIC_PREFIX: `bench.${runId}.`,
+    KAFKA_CLIENT_ID: `bench-${runId}`,
+    API_PORT: String(apiPort),
+    ADMIN_PORT: String(adminPort),
+    HEALTH_PORT: String(healthPort),
+    ...env
+  }
+  const config = benchConfig(runEnv)
+  const started = performance.now()
+  await stack.createTopics(config)
+  const api = startProcess(codeDir, 'api-adapter/src/server.js', runEnv, say)
+  const handlers = startProcess(codeDir, 'handlers/src/main.js', runEnv, say)
+  const apiUrl = `http://${config.API_HOST}:${apiPort}`
+  const adminUrl = `http://${config.ADMIN_HOST}:${adminPort}`
+  try {
+    await Promise.all([
+      waitHealthy(`${apiUrl}/health`, api.running, api.output),
+      waitHealthy(`http://${config.API_HOST}:${healthPort}/health`, handlers.running, handlers.output)
+    ])
+  } catch (err) {
+    await Promise.all([api.stop(), handlers.stop()])
+    throw err
+  }
+  const topics = allTopicNames(config)
+  return {
+    runId,
+    config,
+    env: runEnv,
+    apiUrl,
+    adminUrl,
+    topics,
+    startMs: Math.round(performance.now() - started),
+    pids: { api: api.pid, handlers: handlers.pid },
+    alive: () => api.running() && handlers.running(),
+    output: () => ({ api: api.output().slice(-4000), handlers: handlers.output().slice(-4000) }),
+    /** SIGTERM both, then remove the run's topics and consumer groups from the shared broker. */
+    async stop () {
+      const exits = await Promise.all([api.stop(), handlers.stop()])
+      const admin = createKafkaFromConfig(config).admin()
+      try {
+        await admin.connect()
+        const groups = (await admin.listGroups()).groups.map((g) => g.groupId).filter((g) => g.startsWith(config.KAFKA_CLIENT_ID))
+        if (groups.length) await admin.deleteGroups(groups).catch(() => {})
+        await admin.deleteTopics({ topics }).catch(() => {})
+      } finally {
+        await admin.disconnect()
+      }
+      return exits
+    }
+  }
+}
+
+module.exports = { ensureStack, startSwitch, benchConfig, freePort, BENCH_DB, SEEDED_DB, root }

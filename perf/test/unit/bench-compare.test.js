@@ -1,0 +1,70 @@
+'use strict'
+
+const { compareResults, withinResult } = require('../../src/bench/compare')
+const { summarizeCampaign, spread } = require('../../src/bench/summary')
+
+/** A step as run.js records it, reduced to what the summary reads. */
+const step = (offeredRate, { ok = true, p99 = 20, sql = 3, cpu = 4, handlers = 2 } = {}) => ({
+  offeredRate,
+  meetsTarget: ok,
+  valid: true,
+  latency: { p50: p99 / 2, p99 },
+  sql: { statementsPerTransfer: sql, commitsPerTransfer: sql / 5 },
+  kafka: { perTransfer: 7 },
+  cpu: { ourMsPerTransfer: cpu, processes: { handlers: { msPerTransfer: handlers } } }
+})
+const run = (label, maxSustainableRate, steps, singleP50) => ({ label, maxSustainableRate, steps, single: { valid: true, latency: { p50: singleP50, p99: singleP50 * 2 } }, errors: [] })
+
+function campaign () {
+  const runs = [
+    run('batched', 400, [step(100), step(200), step(400, { sql: 2, cpu: 3 }), step(600, { ok: false })], 20),
+    run('naive', 100, [step(100, { sql: 40, cpu: 12 }), step(200, { ok: false }), step(400, { ok: false })], 60),
+    run('traced', 200, [step(100, { cpu: 5 }), step(200, { cpu: 4.5, handlers: 3 }), step(400, { ok: false })], 25),
+    run('batched', 600, [step(100), step(200, { cpu: 4 }), step(400, { sql: 2, cpu: 3 }), step(600, { sql: 1, cpu: 2 })], 22),
+    run('naive', 100, [step(100, { sql: 44, cpu: 14 }), step(200, { ok: false })], 64),
+    run('traced', 200, [step(100, { cpu: 5 }), step(200, { cpu: 5.5, handlers: 3 }), step(400, { ok: false })], 27)
+  ]
+  return { summary: summarizeCampaign(runs), startedAt: 'x', profile: 'test', machine: { nproc: 2, cpuModel: 'cpu', git: { commit: 'abc' } } }
+}
+
+describe('campaign summary', () => {
+  it('takes median and range over repetitions', () => {
+    expect(spread([3, 1, 2])).toEqual({ median: 2, min: 1, max: 3, n: 3 })
+    expect(spread([1, 4])).toEqual({ median: 2.5, min: 1, max: 4, n: 2 })
+    expect(spread([null, undefined])).toBeNull()
+    const s = campaign().summary
+    expect(s.byConfig.batched.maxSustainableRate).toEqual({ median: 500, min: 400, max: 600, n: 2 })
+    expect(s.byConfig.batched.atReferenceStep.sqlPerTransfer).toEqual({ median: 1.5, min: 1, max: 2, n: 2 })
+  })
+
+  it('measures ratios between configurations, at a rate both sustained', () => {
+    const c = campaign().summary.comparisons
+    expect(c.batchedVsNaive.maxRate).toBe(5)
+    expect(c.batchedVsNaive.singleP50).toBe(2.952) // 62 ÷ 21
+    expect(c.batchedVsNaive.atCommonRate.rate).toBe(100)
+    expect(c.tracingCost.maxRate).toBe(0.4)
+    expect(c.tracingCost.atCommonRate.rate).toBe(200)
+    expect(c.tracingCost.cpuPerTransfer).toBe(1.25) // 5 ÷ 4
+  })
+})
+
+describe('compare', () => {
+  it('prints new ÷ old per configuration and metric', () => {
+    const a = campaign()
+    const b = campaign()
+    b.summary.byConfig.batched.maxSustainableRate = { median: 1000 }
+    b.summary.byConfig.batched.atReferenceStep.cpuMsPerTransfer.handlers = { median: 0.5 }
+    const rows = compareResults(a, b)
+    const get = (config, metric) => rows.find((r) => r.config === config && r.metric.trim() === metric)
+    expect(get('batched', 'max sustainable rate /s')).toMatchObject({ old: 500, new: 1000, ratio: 2 })
+    expect(get('batched', 'SQL / transfer')).toMatchObject({ old: 1.5, new: 1.5, ratio: 1 })
+    expect(get('batched', 'CPU ms / transfer: handlers')).toMatchObject({ old: 2, new: 0.5, ratio: 0.25 })
+    expect(get('naive', 'single p50 ms')).toMatchObject({ ratio: 1 })
+  })
+
+  it('lists the comparisons inside one campaign', () => {
+    const rows = withinResult(campaign())
+    expect(rows.find((r) => r.metric.startsWith('max sustainable rate: batched')).value).toBe(5)
+    expect(rows.find((r) => r.metric.startsWith('CPU / transfer at 200/s')).value).toBe(1.25)
+  })
+})
