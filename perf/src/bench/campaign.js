@@ -30,6 +30,14 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
   const { pids: stackPids } = await ensureStack((m) => say(`stack: ${m}`), dbName)
   const config = benchConfig()
   const db = createDb({ ...config, DB_POOL_MAX: 2 }, { database: dbName })
+  // One campaign per database at a time: a second one would fail the first one's gates and share its CPU.
+  // The lock lives as long as this one-connection pool.
+  const lock = createDb({ ...config, DB_POOL_MIN: 1, DB_POOL_MAX: 1 }, { database: dbName })
+  const lockName = `switchyard-bench:${dbName}`
+  const [[free]] = await lock.raw('SELECT IS_FREE_LOCK(?) AS f', [lockName])
+  if (!Number(free.f)) say(`another benchmark is running on ${dbName}; waiting for it (up to 15 minutes)`)
+  const [[got]] = await lock.raw('SELECT GET_LOCK(?, 900) AS g', [lockName])
+  if (!Number(got.g)) { await Promise.all([db.destroy(), lock.destroy()]); snapshot.remove(); throw new Error(`another benchmark still holds ${lockName}`) }
   const result = {
     schema: 'switchyard-bench/1',
     profile: profileName,
@@ -64,6 +72,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
   } finally {
     result.ledgerAfter = await ledgerSize(db, dbName).catch(() => null)
     await db.destroy()
+    await lock.destroy()
     snapshot.remove()
   }
   for (const run of result.runs) {

@@ -17,7 +17,7 @@ const { send, targetOf, httpDate } = require('../load/http-client')
  * @param {ReturnType<typeof import('../load/fast-participants').startSimulators> extends Promise<infer S> ? S : never} sim
  * @param {number} n @param {{ amount?: string, currency?: string, expiresInMs?: number }} [opts]
  */
-function makeTransfers (sim, n, { amount = '1', currency = 'USD', expiresInMs = 120000 } = {}) {
+function makeTransfers (sim, n, { amount = '1', currency = 'USD', expiresInMs = 60000 } = {}) {
   const random = crypto.randomBytes(32 * n)
   const out = []
   for (let i = 0; i < n; i++) {
@@ -43,7 +43,8 @@ const prepareHeaders = (payer, payee) => ({
 async function runOpenStep ({ sim, apiUrl, rate, durationMs, maxBacklogMs = 3000, drainTimeoutMs = 20000, amount = '1' }) {
   const times = openSchedule({ rate, durationMs })
   const n = times.length
-  const transfers = makeTransfers(sim, n, { amount, expiresInMs: durationMs + 120000 })
+  // Expiry bounds how long an overloaded step can leave transfers in flight (the run settles them).
+  const transfers = makeTransfers(sim, n, { amount, expiresInMs: durationMs + 30000 })
   const index = new Map(transfers.map((t, i) => [t.id, i]))
   const doneAt = new Float64Array(n).fill(NaN)
   const states = new Array(n).fill(null)

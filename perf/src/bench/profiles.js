@@ -24,6 +24,8 @@ const common = {
   payeeFailRate: 0,
   warmup: 30,
   idleMs: 3000,
+  // The traced runs' span files are measured, then deleted unless this is true.
+  keepTraces: false,
   stopAfterFailures: 2,
   maxBacklogMs: 3000,
   drainTimeoutMs: 30000,

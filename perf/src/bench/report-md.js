@@ -79,6 +79,7 @@ function renderMarkdown (result, svgFiles) {
         `${sg.sql.statementsPerTransfer} SQL and ${sg.sql.commitsPerTransfer} commits per transfer; other processes used ${sg.cpu.otherProcessesPctCore}% of a core meanwhile; gates ${sg.valid ? 'passed' : '**FAILED**'}.`, '')
     }
     L.push(`Max sustainable rate: **${run.maxSustainableRate}/s**; kept up with ${run.maxKeptUpRate}/s.` +
+      (run.traceBytes ? ` Trace files written: ${Math.round(run.traceBytes / 2 ** 20)} MiB.` : '') +
       (run.idle ? ` Idle, % of a core: ${Object.entries(run.idle.processes).filter(([k]) => k !== 'generator').map(([k, v]) => `${k} ${/** @type {any} */ (v).pctCore}`).join(', ')}.` : ''), '')
     L.push(`| offered | achieved | p50 | p90 | p99 | p99.9 | max | success | backlog | gates | SQL/t | commits/t | Kafka/t | CPU ms/t ${COMPONENTS.join('/')} | other CPU % | verdict |`)
     L.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |')

@@ -14,6 +14,13 @@ const { evaluateGates } = require('./gates')
 const { settle, positionSums, stepFacts } = require('./ledger-facts')
 const acc = require('./accounting')
 const { createKafkaFromConfig } = require('../../../shared/src/kafka')
+const fs = require('node:fs')
+const path = require('node:path')
+
+/** @param {string} dir */
+function dirBytes (dir) {
+  try { return fs.readdirSync(dir).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0) } catch { return 0 }
+}
 
 /**
  * Accounting and gates around one measurement.
@@ -81,6 +88,9 @@ async function measureStep (ctx, rate, profile) {
  *   stackPids: Record<string, number | null>, dbName: string, codeDir: string, say: (m: string) => void }} opts
  */
 async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, say }) {
+  // Trace files of this run only: their size is part of tracing's cost; removed afterwards.
+  const traceDir = env.TRACING_DIR ? path.join(env.TRACING_DIR, `${label}-${Date.now().toString(36)}`) : null
+  if (traceDir) env = { ...env, TRACING_DIR: traceDir }
   let sut
   try {
     sut = await startSwitch({ label, env, codeDir, say })
@@ -93,7 +103,7 @@ async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, 
   // A Kafka admin client per run: one that has seen a deleted topic keeps asking for it.
   const admin = createKafkaFromConfig(sut.config).admin()
   await admin.connect()
-  const out = { label, env, runId: sut.runId, startMs: sut.startMs, single: null, idle: null, steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, errors: [] }
+  const out = { label, env, runId: sut.runId, startMs: sut.startMs, single: null, idle: null, steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, traceBytes: /** @type {number | null} */ (null), errors: [] }
   try {
     const client = createClient({ apiUrl: sut.apiUrl, adminUrl: sut.adminUrl, hubName: sut.config.HUB_NAME })
     for (const p of [...sim.payers, ...sim.payees]) await client.provision(p, { ndc: '10000000000', deposit: '10000000000' })
@@ -130,6 +140,9 @@ async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, 
         `${step.contended ? ` [other processes used ${step.cpu.otherProcessesPctCore}% of a core]` : ''}${step.meetsTarget ? '' : ` — misses target: ${step.reasons.join('; ')}`}${step.valid ? '' : ' — INVALID (gates)'}`)
       if (ladderDone(out.steps, profile.stopAfterFailures)) break
     }
+    // Leave nothing in flight for the next run: wait for the last step's stragglers to finish or expire.
+    const left = await settle(db, profile.stepMs + 45000)
+    if (left) out.errors.push(`${left} transfers still in flight when the run ended`)
     out.maxSustainableRate = maxSustainable(out.steps)
     out.maxKeptUpRate = maxKeptUp(out.steps, profile.targets.minSuccess)
   } catch (err) {
@@ -139,6 +152,10 @@ async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, 
     await admin.disconnect()
     await sim.close()
     await sut.stop()
+    if (traceDir) {
+      out.traceBytes = dirBytes(traceDir)
+      if (!profile.keepTraces) fs.rmSync(traceDir, { recursive: true, force: true })
+    }
   }
   return out
 }
