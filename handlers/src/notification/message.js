@@ -3,6 +3,8 @@
 // The notification message (docs/transfers.md) as a callback to deliver, and
 // the dead-letter records this handler writes. Pure functions.
 
+const { toDeadLetter } = require('../../../shared/src/kafka/dead-letter')
+
 const METHODS = new Set(['POST', 'PUT', 'PATCH'])
 // Column sizes of the `callback` table: checked here so that a bad message is
 // dead-lettered with a reason instead of failing the batch's INSERT.
@@ -69,20 +71,7 @@ function toJob (record) {
  * @returns {OutgoingMessage}
  */
 function invalidToDeadLetter (record, problem, topic) {
-  return {
-    topic,
-    key: record.key ?? '',
-    value: {
-      topic: record.topic,
-      partition: record.partition,
-      offset: String(record.offset),
-      key: record.key,
-      value: record.value,
-      headers: record.headers,
-      error: { message: `invalid notification: ${problem}`, code: 'INVALID_NOTIFICATION', attempts: 0 }
-    },
-    headers: { ...record.headers, 'x-error': `invalid notification: ${problem}`.slice(0, 500) }
-  }
+  return toDeadLetter(record, { message: `invalid notification: ${problem}`, code: 'INVALID_NOTIFICATION', attempts: 0 }, topic)
 }
 
 /**

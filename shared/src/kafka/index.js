@@ -6,5 +6,6 @@ module.exports = {
   ...require('./envelope'),
   ...require('./producer'),
   ...require('./run-consumer'),
-  ...require('./retriable')
+  ...require('./retriable'),
+  ...require('./dead-letter')
 }

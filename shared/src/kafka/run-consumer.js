@@ -11,7 +11,7 @@
 // emitted the first time is emitted again from the stored copy.
 
 const { toWire, fromKafka } = require('./envelope')
-const { deadLetterTopic } = require('./topics')
+const { toDeadLetter } = require('./dead-letter')
 const { isRetriable } = require('./retriable')
 const { progressQuery, toProgress, recordProgress } = require('./progress')
 const { withFoldedTransaction } = require('../db/folded-transaction')
@@ -82,29 +82,6 @@ const backoff = (attempt, base) => (attempt === 1
   ? Math.random() * 5
   : Math.min(MAX_BACKOFF_MS, base * 2 ** (attempt - 2)) * (0.5 + Math.random() / 2))
 
-/**
- * @param {IncomingMessage} record
- * @param {any} err
- * @param {number} attempts
- * @returns {OutgoingMessage}
- */
-function toDeadLetter (record, err, attempts) {
-  return {
-    topic: deadLetterTopic(record.topic),
-    key: record.key ?? '',
-    value: {
-      topic: record.topic,
-      partition: record.partition,
-      offset: String(record.offset),
-      key: record.key,
-      value: record.parseError ? record.raw : record.value,
-      headers: record.headers,
-      error: { message: String(err && err.message), code: err && err.code, attempts }
-    },
-    headers: { ...record.headers, 'x-error': String(err && err.message).slice(0, 500) }
-  }
-}
-
 /** @param {import('kafkajs').Kafka} kafka */
 async function describeClusterId (kafka) {
   const admin = kafka.admin()
@@ -169,7 +146,8 @@ async function runConsumer (opts) {
       let afterCommit
       if (fresh.length) {
         if (mode.deadLetter) {
-          outgoing = fresh.map((r) => toWire(toDeadLetter(r, mode.deadLetter.err, mode.deadLetter.attempts)))
+          const { err, attempts } = mode.deadLetter
+          outgoing = fresh.map((r) => toWire(toDeadLetter(r, { message: String(err && err.message), code: err && err.code, attempts })))
         } else {
           const unparsable = fresh.find((r) => r.parseError)
           if (unparsable) throw Object.assign(new Error(`message is not JSON: ${unparsable.parseError.message}`), { retriable: false })
