@@ -5,7 +5,7 @@
 
 const { traceHeaders } = require('@switchyard/shared/kafka')
 const { requestHash } = require('../common/hash')
-const { findTransfers, updateTransfers, insertStateChanges } = require('../common/transfer-repository')
+const { findTransfers, transfersQuery, toTransferMap, updateTransfers, insertStateChanges } = require('../common/transfer-repository')
 const { planFulfils } = require('./plan')
 
 const TYPES = new Set(['fulfil', 'error', 'get'])
@@ -33,9 +33,11 @@ function toCommand (record) {
  * @returns {import('../../../shared/src/kafka/run-consumer').HandleBatch}
  */
 function createFulfilHandler ({ config }) {
-  return async ({ trx, writes }, records) => {
+  return async ({ trx, writes, prefetched }, records) => {
     const commands = records.map(toCommand)
-    const transfers = await findTransfers(trx, [...new Set(commands.map((c) => c.transferId))], { lock: commands.some((c) => c.type !== 'get') })
+    const transfers = prefetched
+      ? toTransferMap(prefetched[0])
+      : await findTransfers(trx, [...new Set(commands.map((c) => c.transferId))], { lock: true })
     const plan = planFulfils({ config, commands, transfers })
     updateTransfers(writes, plan.transferChanges)
     insertStateChanges(trx, writes, plan.stateChanges)
@@ -43,4 +45,14 @@ function createFulfilHandler ({ config }) {
   }
 }
 
-module.exports = { createFulfilHandler }
+/**
+ * Read with BEGIN in the transaction's first round trip: the batch's
+ * transfers, locked (fulfils and errors change them; GETs share the batch).
+ * @param {import('../../../shared/src/kafka/envelope').IncomingMessage[]} records
+ */
+function fulfilPrefetch (records) {
+  const ids = [...new Set(records.map((r) => r.value && r.value.transferId).filter((id) => typeof id === 'string'))]
+  return [transfersQuery(ids, { lock: true })]
+}
+
+module.exports = { createFulfilHandler, fulfilPrefetch }

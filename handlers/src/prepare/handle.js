@@ -11,7 +11,7 @@ const { requestHash } = require('../common/hash')
 const { FINAL } = require('../common/states')
 const notify = require('../common/notify')
 const { findTransfers, insertStateChanges } = require('../common/transfer-repository')
-const { loadParticipants, insertTransfers, addPendingResend } = require('./repository')
+const { participantsQuery, toParticipants, loadParticipants, insertTransfers, addPendingResend } = require('./repository')
 const { planPrepares } = require('./plan')
 
 /** @param {import('../../../shared/src/kafka/envelope').IncomingMessage} record */
@@ -29,11 +29,11 @@ function toCommand (record) {
  * @returns {import('../../../shared/src/kafka/run-consumer').HandleBatch}
  */
 function createPrepareHandler ({ config, idFilter, now = Date.now }) {
-  return async ({ trx, writes }, records) => {
+  return async ({ trx, writes, prefetched }, records) => {
     const commands = records.map(toCommand)
     const ids = [...new Set(commands.map((c) => c.transferId))]
     const names = [...new Set(commands.flatMap((c) => [c.payload.payerFsp, c.payload.payeeFsp]).filter((n) => typeof n === 'string'))]
-    const participants = await loadParticipants(trx, names)
+    const participants = prefetched ? toParticipants(prefetched[0]) : await loadParticipants(trx, names)
     const nowMs = now()
     // Only ids the filter may have seen are looked up.
     let existing = await findTransfers(trx, ids.filter((id) => idFilter.mightContain(id)))
@@ -61,4 +61,19 @@ function createPrepareHandler ({ config, idFilter, now = Date.now }) {
   }
 }
 
-module.exports = { createPrepareHandler }
+/**
+ * Read with BEGIN in the transaction's first round trip: the participants
+ * the batch names.
+ * @param {import('../../../shared/src/kafka/envelope').IncomingMessage[]} records
+ */
+function preparePrefetch (records) {
+  const names = new Set()
+  for (const r of records) {
+    const p = r.value && r.value.payload
+    if (p && typeof p.payerFsp === 'string') names.add(p.payerFsp)
+    if (p && typeof p.payeeFsp === 'string') names.add(p.payeeFsp)
+  }
+  return [participantsQuery([...names])]
+}
+
+module.exports = { createPrepareHandler, preparePrefetch }

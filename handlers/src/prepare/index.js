@@ -2,7 +2,7 @@
 
 const { topicName } = require('@switchyard/shared/kafka')
 const { createIdFilter } = require('@switchyard/shared/dedupe')
-const { createPrepareHandler } = require('./handle')
+const { createPrepareHandler, preparePrefetch } = require('./handle')
 const { recentTransferIds } = require('./repository')
 
 /**
@@ -17,7 +17,8 @@ async function create ({ config, db, logger }) {
   return {
     groupId: `${config.KAFKA_CLIENT_ID}-prepare`,
     topics: [topicName(config, 'prepare')],
-    handleBatch: createPrepareHandler({ config, idFilter })
+    handleBatch: createPrepareHandler({ config, idFilter }),
+    prefetch: preparePrefetch
   }
 }
 

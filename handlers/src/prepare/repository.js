@@ -3,26 +3,42 @@
 // The prepare handler's SQL.
 
 /**
- * Participants named in a batch, with their POSITION accounts per currency.
- * @param {import('knex').Knex.Transaction} trx
+ * Participants named in a batch, with their POSITION accounts per currency,
+ * as a statement: the prepare handler's prefetch, run with BEGIN.
  * @param {string[]} names
- * @returns {Promise<Map<string, import('./validate').ParticipantView>>}
  */
-async function loadParticipants (trx, names) {
+function participantsQuery (names) {
+  return {
+    sql: `SELECT p.name, p.is_active AS participant_active, a.account_id, a.currency, a.is_active AS account_active
+       FROM participant p
+       LEFT JOIN participant_account a ON a.participant_id = p.participant_id AND a.ledger_account_type = 'POSITION'
+      WHERE p.name IN (${names.map(() => '?').join(',') || 'NULL'})`,
+    bindings: names
+  }
+}
+
+/**
+ * @param {any[]} rows the result of participantsQuery()
+ * @returns {Map<string, import('./validate').ParticipantView>}
+ */
+function toParticipants (rows) {
   /** @type {Map<string, import('./validate').ParticipantView>} */
   const out = new Map()
-  if (!names.length) return out
-  const rows = await trx('participant as p')
-    .leftJoin('participant_account as a', function () {
-      this.on('a.participant_id', 'p.participant_id').andOnVal('a.ledger_account_type', 'POSITION')
-    })
-    .select('p.name', 'p.is_active as participant_active', 'a.account_id', 'a.currency', 'a.is_active as account_active')
-    .whereIn('p.name', names)
   for (const r of rows) {
     if (!out.has(r.name)) out.set(r.name, { active: Boolean(r.participant_active), accounts: new Map() })
     if (r.account_id !== null) out.get(r.name).accounts.set(r.currency, { accountId: r.account_id, active: Boolean(r.account_active) })
   }
   return out
+}
+
+/**
+ * @param {import('knex').Knex.Transaction} trx
+ * @param {string[]} names
+ */
+async function loadParticipants (trx, names) {
+  const { sql, bindings } = participantsQuery(names)
+  const [rows] = await trx.raw(sql, bindings)
+  return toParticipants(rows)
 }
 
 /**
@@ -62,4 +78,4 @@ async function recentTransferIds (db, { hours, limit }) {
   return rows.map((r) => r.transfer_id)
 }
 
-module.exports = { loadParticipants, insertTransfers, addPendingResend, recentTransferIds }
+module.exports = { participantsQuery, toParticipants, loadParticipants, insertTransfers, addPendingResend, recentTransferIds }
