@@ -8,7 +8,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const crypto = require('node:crypto')
-const { livePid, spawnDaemon, stopPid, waitFor, which, run } = require('./proc')
+const { livePid, spawnDaemon, stopPid, waitFor, which, run, assertPortFree } = require('./proc')
 const { createKafka } = require('../../shared/src/kafka/client')
 
 const MAIN_CLASS = 'kafka.Kafka'
@@ -124,6 +124,8 @@ async function up ({ paths, port, version, heap, say }) {
     await waitFor(() => brokerAnswers(port), { what: 'Kafka', timeoutMs: 60000, pid: running, logFile: f.logFile })
     return { pid: running, started: false }
   }
+  await assertPortFree(port, 'Kafka', 'KAFKA_BROKERS')
+  await assertPortFree(port + 1, 'the Kafka controller', 'KAFKA_BROKERS')
   const libs = ensureJars(paths, version, say)
   fs.mkdirSync(path.join(f.dir, 'data'), { recursive: true })
   fs.writeFileSync(f.props, serverProperties(f))

@@ -8,7 +8,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const crypto = require('node:crypto')
-const { livePid, spawnDaemon, stopPid, waitFor, which, run, isRoot } = require('./proc')
+const { livePid, spawnDaemon, stopPid, waitFor, which, run, isRoot, assertPortFree } = require('./proc')
 
 const SERVER_BINARIES = ['/usr/sbin/mariadbd', '/usr/sbin/mysqld']
 
@@ -84,6 +84,7 @@ async function up ({ paths, port, bufferPool, user, password, databases, say }) 
   let pid = livePid(f.pidFile, 'mariadbd') || livePid(f.pidFile, 'mysqld')
   const started = !pid
   if (!pid) {
+    await assertPortFree(port, 'MariaDB', 'DB_PORT')
     let server = findServer()
     if (!server) { install(say); server = findServer() }
     if (!server) throw new Error('MariaDB installation did not provide mariadbd')

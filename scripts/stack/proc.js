@@ -97,6 +97,18 @@ function canConnect (port, host = '127.0.0.1') {
   })
 }
 
+/**
+ * Fails clearly when a port the stack needs is taken by a process it did not
+ * start (another checkout's stack, a system server), instead of letting the
+ * server die on bind with the reason buried in its log.
+ * @param {number} port @param {string} what @param {string} setting
+ */
+async function assertPortFree (port, what, setting) {
+  if (await canConnect(port)) {
+    throw new Error(`port ${port} is already in use by a process this checkout did not start; stop it, or point ${setting} at another port for ${what}`)
+  }
+}
+
 /** @param {string} cmd */
 function which (cmd) {
   const r = spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' })
@@ -118,4 +130,4 @@ function run (cmd, args, opts = {}) {
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0
 
-module.exports = { sleep, livePid, spawnDaemon, isAlive, stopPid, waitFor, tail, canConnect, which, run, isRoot }
+module.exports = { sleep, livePid, spawnDaemon, isAlive, stopPid, waitFor, tail, canConnect, which, run, isRoot, assertPortFree }
