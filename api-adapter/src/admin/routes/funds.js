@@ -4,21 +4,13 @@
 
 const s = require('../schemas')
 const { recordFunds, completeFundsOut } = require('../funds')
+const { ExtensionList } = require('../../schemas/fspiop')
 
 // A UUID as the funds_transfer key holds it (36 characters, no urn: prefix).
 const transferId = { type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }
 const reason = { type: 'string', minLength: 1, maxLength: 512 }
-const extensionList = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['extension'],
-  properties: {
-    extension: {
-      type: 'array',
-      items: { type: 'object', additionalProperties: false, required: ['key', 'value'], properties: { key: { type: 'string' }, value: { type: 'string' } } }
-    }
-  }
-}
+// The FSPIOP ExtensionList, as central-ledger accepts on funds in/out.
+const extensionList = ExtensionList
 
 /**
  * @param {import('fastify').FastifyInstance} app
