@@ -7,6 +7,14 @@ const fs = require('node:fs')
 const path = require('node:path')
 const stack = require('../scripts/stack/index')
 const { createDb } = require('../shared/src/db')
+const { createKafkaFromConfig } = require('../shared/src/kafka')
+
+/** @param {import('../shared/src/config').Config} config */
+async function listTopics (config) {
+  const admin = createKafkaFromConfig(config).admin()
+  await admin.connect()
+  try { return await admin.listTopics() } finally { await admin.disconnect() }
+}
 const { testConfig, TEST_DB } = require('./support/config')
 
 const MARKER = path.join(__dirname, '..', '.stack', 'started-by-tests.json')
@@ -29,9 +37,12 @@ module.exports = async function globalSetup () {
   const db = createDb(config, { database: null })
   try { await db.raw(`DROP DATABASE IF EXISTS \`${TEST_DB}\``) } finally { await db.destroy() }
   await stack.migrate(config, TEST_DB)
+  // Tests create their own topics; teardown deletes those this run added, so
+  // a long-lived local broker does not accumulate thousands of partitions.
+  const existingTopics = await listTopics(config)
   console.log(`\n[stack] ready in ${Date.now() - t0} ms`)
   fs.mkdirSync(path.dirname(MARKER), { recursive: true })
-  fs.writeFileSync(MARKER, JSON.stringify(started))
+  fs.writeFileSync(MARKER, JSON.stringify({ started, existingTopics }))
 }
 
 module.exports.MARKER = MARKER
