@@ -10,12 +10,13 @@ const { testConfig, unique } = require('../../../test/support/config')
 const { createTestKafka } = require('../../../test/support/kafka')
 const { waitUntil } = require('../../../test/support/wait')
 const { createLogger } = require('../../../shared/src/logger')
-const { createKafkaFromConfig, createProducer, ensureTopics, allTopicNames, topicName } = require('../../../shared/src/kafka')
+const { createKafkaFromConfig, createProducer, topicName } = require('../../../shared/src/kafka')
+const { createTopics } = require('../../../scripts/stack/index')
 const { listen } = require('../support/http')
 const { versioned, DATE, transferHeaders, prepareBody, fulfilBody, errorBody } = require('../support/transfers')
 const { errorCases } = require('../support/transfer-error-cases')
 
-const config = testConfig({ KAFKA_TOPIC_PREFIX: `${unique('api')}.` })
+const config = testConfig({ KAFKA_TOPIC_PREFIX: `${unique('api')}.`, KAFKA_PARTITIONS: '1' })
 const TRACEPARENT = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01'
 const resources = []
 let client, prepared, fulfils
@@ -23,11 +24,8 @@ let client, prepared, fulfils
 const refusedIds = new Set()
 
 beforeAll(async () => {
+  await createTopics(config)
   const kafka = createKafkaFromConfig(config)
-  const admin = kafka.admin()
-  await admin.connect()
-  resources.push(() => admin.disconnect())
-  await ensureTopics(admin, allTopicNames(config), { partitions: 1, replicationFactor: 1 })
   const producer = createProducer({ kafka })
   await producer.connect()
   resources.push(() => producer.disconnect())

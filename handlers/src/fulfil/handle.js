@@ -5,7 +5,7 @@
 
 const { traceHeaders } = require('@switchyard/shared/kafka')
 const { requestHash } = require('../common/hash')
-const { findTransfers, transfersQuery, toTransferMap, updateTransfers, insertStateChanges } = require('../common/transfer-repository')
+const { transfersQuery, toTransferMap, updateTransfers, insertStateChanges } = require('../common/transfer-repository')
 const { planFulfils } = require('./plan')
 
 const TYPES = new Set(['fulfil', 'error', 'get'])
@@ -35,9 +35,8 @@ function toCommand (record) {
 function createFulfilHandler ({ config }) {
   return async ({ trx, writes, prefetched }, records) => {
     const commands = records.map(toCommand)
-    const transfers = prefetched
-      ? toTransferMap(prefetched[0])
-      : await findTransfers(trx, [...new Set(commands.map((c) => c.transferId))], { lock: true })
+    // Read and locked with BEGIN (fulfilPrefetch).
+    const transfers = toTransferMap(prefetched[0])
     const plan = planFulfils({ config, commands, transfers })
     updateTransfers(writes, plan.transferChanges)
     insertStateChanges(trx, writes, plan.stateChanges)

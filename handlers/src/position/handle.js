@@ -5,7 +5,7 @@
 // applied in message order, then one statement per table.
 
 const { traceHeaders } = require('@switchyard/shared/kafka')
-const { findTransfers, transfersQuery, toTransferMap, updateTransfers, insertStateChanges } = require('../common/transfer-repository')
+const { transfersQuery, toTransferMap, updateTransfers, insertStateChanges } = require('../common/transfer-repository')
 const { accountsQuery, toAccounts, lockAccounts, saveAccountValues, insertPositionChanges } = require('./repository')
 const { applyPositionCommands } = require('./calculate')
 
@@ -27,9 +27,9 @@ function toCommand (record) {
 function createPositionHandler ({ config, now = Date.now }) {
   return async ({ trx, writes, prefetched }, records) => {
     const commands = records.map(toCommand)
-    const ids = [...new Set(commands.map((c) => c.transferId))]
-    const transfers = prefetched ? toTransferMap(prefetched[0]) : await findTransfers(trx, ids, { lock: true })
-    const prefetchedAccounts = prefetched ? toAccounts(prefetched[1]) : new Map()
+    // Read and locked with BEGIN (positionPrefetch).
+    const transfers = toTransferMap(prefetched[0])
+    const prefetchedAccounts = toAccounts(prefetched[1])
     // The transfer row is the authority on whose account moves.
     const accountIds = new Set()
     for (const c of commands) {

@@ -11,7 +11,7 @@ const { requestHash } = require('../common/hash')
 const { FINAL } = require('../common/states')
 const notify = require('../common/notify')
 const { findTransfers, insertStateChanges } = require('../common/transfer-repository')
-const { participantsQuery, toParticipants, loadParticipants, insertTransfers, addPendingResend } = require('./repository')
+const { participantsQuery, toParticipants, insertTransfers, addPendingResend } = require('./repository')
 const { planPrepares } = require('./plan')
 
 /** @param {import('../../../shared/src/kafka/envelope').IncomingMessage} record */
@@ -32,8 +32,8 @@ function createPrepareHandler ({ config, idFilter, now = Date.now }) {
   return async ({ trx, writes, prefetched }, records) => {
     const commands = records.map(toCommand)
     const ids = [...new Set(commands.map((c) => c.transferId))]
-    const names = [...new Set(commands.flatMap((c) => [c.payload.payerFsp, c.payload.payeeFsp]).filter((n) => typeof n === 'string'))]
-    const participants = prefetched ? toParticipants(prefetched[0]) : await loadParticipants(trx, names)
+    // Read with BEGIN (preparePrefetch).
+    const participants = toParticipants(prefetched[0])
     const nowMs = now()
     // Only ids the filter may have seen are looked up.
     let existing = await findTransfers(trx, ids.filter((id) => idFilter.mightContain(id)))

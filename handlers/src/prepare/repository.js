@@ -32,16 +32,6 @@ function toParticipants (rows) {
 }
 
 /**
- * @param {import('knex').Knex.Transaction} trx
- * @param {string[]} names
- */
-async function loadParticipants (trx, names) {
-  const { sql, bindings } = participantsQuery(names)
-  const [rows] = await trx.raw(sql, bindings)
-  return toParticipants(rows)
-}
-
-/**
  * One multi-row INSERT for every new transfer of the batch.
  * @param {import('knex').Knex.Transaction} trx
  * @param {Record<string, any>[]} rows
@@ -78,4 +68,4 @@ async function recentTransferIds (db, { hours, limit }) {
   return rows.map((r) => r.transfer_id)
 }
 
-module.exports = { participantsQuery, toParticipants, loadParticipants, insertTransfers, addPendingResend, recentTransferIds }
+module.exports = { participantsQuery, toParticipants, insertTransfers, addPendingResend, recentTransferIds }

@@ -2,7 +2,6 @@
 
 module.exports = {
   ...require('./create-db'),
-  ...require('./with-transaction'),
   ...require('./migrate'),
   ...require('./write-batch'),
   ...require('./folded-transaction')

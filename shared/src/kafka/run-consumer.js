@@ -17,8 +17,7 @@ const { progressQuery, toProgress, recordProgress } = require('./progress')
 const { withFoldedTransaction } = require('../db/folded-transaction')
 const { startStageSpans } = require('../tracing/stage-spans')
 const { context } = require('@opentelemetry/api')
-
-const MAX_BACKOFF_MS = 10000
+const { runnerSettings, sleep, backoff, describeClusterId } = require('./runner-settings')
 
 /**
  * @typedef {import('./envelope').IncomingMessage} IncomingMessage
@@ -37,7 +36,7 @@ const MAX_BACKOFF_MS = 10000
  * @property {(records: IncomingMessage[]) => { sql: string, bindings: readonly any[] }[]} [prefetch]
  *   reads the handler needs, run in the transaction's first round trip; their rows reach
  *   handleBatch as `prefetched` (they may cover redelivered records too)
- * @property {RunnerSettings} settings
+ * @property {import('./runner-settings').RunnerSettings} settings
  * @property {{ afterDbCommit?: (info: { topic: string, partition: number, lastOffset: bigint }) => void | Promise<void> }} [hooks] test seams for fault injection
  * @property {string} [stage] the stage name in traces and metrics (defaults to groupId)
  * @property {ConsumerObserver} [observer] told about every applied chunk (metrics)
@@ -50,48 +49,6 @@ const MAX_BACKOFF_MS = 10000
  *   queueGapsMs: number[], pickedUpAt: number, dbMs: number, produceMs: number, totalMs: number }} ChunkReport
  * @typedef {{ onChunk?: (report: ChunkReport) => void, onDeadLetter?: (info: { stage: string, topic: string, partition: number, offset: string }) => void }} ConsumerObserver
  */
-
-/**
- * @typedef {{ maxAttempts: number, backoffMs: number, maxWaitMs: number, maxBytesPerPartition: number,
- *   partitionsConcurrently: number, sessionTimeoutMs: number, maxBatchSize: number, offsetCommitIntervalMs: number }} RunnerSettings
- */
-
-/** @param {Readonly<Record<string, any>>} config @returns {RunnerSettings} */
-function runnerSettings (config) {
-  return {
-    maxAttempts: config.KAFKA_HANDLER_MAX_ATTEMPTS,
-    backoffMs: config.KAFKA_RETRY_BACKOFF_MS,
-    maxWaitMs: config.KAFKA_MAX_WAIT_MS,
-    maxBytesPerPartition: config.KAFKA_BATCH_MAX_BYTES,
-    partitionsConcurrently: config.KAFKA_PARTITIONS_CONCURRENTLY,
-    sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
-    maxBatchSize: config.KAFKA_MAX_BATCH_SIZE,
-    offsetCommitIntervalMs: config.KAFKA_OFFSET_COMMIT_INTERVAL_MS
-  }
-}
-
-/** @param {number} ms */
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/**
- * The first retry comes almost at once (a deadlock victim usually succeeds
- * straight away); later ones back off exponentially with jitter.
- * @param {number} attempt @param {number} base
- */
-const backoff = (attempt, base) => (attempt === 1
-  ? Math.random() * 5
-  : Math.min(MAX_BACKOFF_MS, base * 2 ** (attempt - 2)) * (0.5 + Math.random() / 2))
-
-/** @param {import('kafkajs').Kafka} kafka */
-async function describeClusterId (kafka) {
-  const admin = kafka.admin()
-  await admin.connect()
-  try {
-    return (await admin.describeCluster()).clusterId
-  } finally {
-    await admin.disconnect()
-  }
-}
 
 /**
  * Creates and starts a consumer. Returns `stop()`, which lets the batch in
@@ -185,6 +142,18 @@ async function runConsumer (opts) {
   }
 
   /**
+   * Sends what applied records emitted (and what redelivered ones must
+   * re-emit), retrying for as long as the consumer runs.
+   * @param {{ replay: import('./envelope').WireMessage[], outgoing: import('./envelope').WireMessage[] }[]} results
+   * @param {{ isRunning: () => boolean, heartbeat: () => Promise<void> }} ctx
+   */
+  async function produce (results, ctx) {
+    const messages = results.flatMap((r) => [...r.replay, ...r.outgoing])
+    const sent = await withRetries(() => producer.send(messages), { ...ctx, what: 'produce', bounded: false })
+    if (!sent.ok) throw sent.err
+  }
+
+  /**
    * @param {{ topic: string, partition: number }} batch
    * @param {IncomingMessage[]} records
    * @param {{ isRunning: () => boolean, heartbeat: () => Promise<void> }} ctx
@@ -199,8 +168,7 @@ async function runConsumer (opts) {
     const results = []
     /** @param {Awaited<ReturnType<typeof applyOnce>>} r */
     const sendNow = async (r) => {
-      const sent = await withRetries(() => producer.send([...r.replay, ...r.outgoing]), { ...ctx, what: 'produce', bounded: false })
-      if (!sent.ok) throw sent.err
+      await produce([r], ctx)
       results.push({ ...r, replay: [], outgoing: [] })
     }
     for (const record of records) {
@@ -263,9 +231,7 @@ async function runConsumer (opts) {
         dbDone = Date.now()
         const lastOffset = records[records.length - 1].offset
         if (hooks.afterDbCommit) await hooks.afterDbCommit({ topic: batch.topic, partition: batch.partition, lastOffset })
-        const toSend = results.flatMap((r) => [...r.replay, ...r.outgoing])
-        const sent = await withRetries(() => producer.send(toSend), { ...ctx, what: 'produce', bounded: false })
-        if (!sent.ok) throw sent.err
+        await produce(results, ctx)
         produced = Date.now()
         const replayEnd = results.reduce((max, r) => (r.replayEnd > max ? r.replayEnd : max), -1n)
         if (replayEnd > lastFetched) { replayedThrough.set(partKey, replayEnd); commitThrough = replayEnd }
