@@ -40,7 +40,7 @@ const schema = {
   KAFKA_MAX_WAIT_MS: { group: 'kafka', type: 'integer', min: 1, default: 100, description: 'Longest a fetch waits for data when none is available; fetches return at once when data arrives.' },
   KAFKA_MAX_BATCH_SIZE: { group: 'kafka', type: 'integer', min: 1, default: 500, description: 'Most records applied in one DB transaction; 1 forces the naive one-message-per-batch mode used as the benchmark baseline.' },
   KAFKA_OFFSET_COMMIT_INTERVAL_MS: { group: 'kafka', type: 'integer', min: 1, default: 200, description: 'How often consumers commit the offsets of fully processed records (in the background; a crash only widens the redelivered range, which is applied once).' },
-  KAFKA_PARTITIONS_CONCURRENTLY: { group: 'kafka', type: 'integer', min: 1, default: 3, description: 'Partitions one consumer processes in parallel.' },
+  KAFKA_PARTITIONS_CONCURRENTLY: { group: 'kafka', type: 'integer', min: 1, default: 3, description: 'Transactions one consumer runs at once. Each takes the waiting records of any of the partitions the consumer owns, up to KAFKA_MAX_BATCH_SIZE, so a replica owning many partitions still applies large batches.' },
   KAFKA_SESSION_TIMEOUT_MS: { group: 'kafka', type: 'integer', min: 6000, default: 10000, description: 'Consumer session timeout: how soon the partitions of a crashed consumer move to a live one.' },
   KAFKA_HANDLER_MAX_ATTEMPTS: { group: 'kafka', type: 'integer', min: 1, default: 5, description: 'Attempts at a message whose handler throws before it goes to the dead-letter topic.' },
   KAFKA_RETRY_BACKOFF_MS: { group: 'kafka', type: 'integer', min: 1, default: 200, description: 'First retry delay after a failed batch; doubles per attempt, capped at 10 s.' },

@@ -64,7 +64,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
     for (let rep = 1; rep <= profile.reps; rep++) {
       for (const label of profile.configs) {
         say(`run ${rep}/${profile.reps}: ${label} — ${CONFIGS[label].description}`)
-        const run = await benchRun({ label, env: { ...CONFIGS[label].env, DB_NAME: dbName }, profile, db, stackPids, dbName, codeDir: snapshot.dir, say })
+        const run = await benchRun({ label, env: { ...CONFIGS[label].env, ...(profile.env || {}), DB_NAME: dbName }, profile, db, stackPids, dbName, codeDir: snapshot.dir, say })
         result.runs.push({ rep, ...run })
         if (run.errors.length) result.problems.push(`${label} run ${rep}: ${run.errors[0].split('\n')[0]}`)
       }

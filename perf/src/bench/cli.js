@@ -6,6 +6,8 @@
 //   [--code working|head]   the working tree as it is (default) or the last commit; copied once, so
 //                           every run of the campaign starts the same code
 //   [--db name]             default switchyard_bench; switchyard_bench_seeded for --profile seeded
+//   [--env K=V,K=V]         extra configuration for every run of the switch (experiments; printed in the report)
+//   [--cpu-prof dir]        write V8 CPU profiles of the api and handler processes to dir (costs speed)
 //
 // Starts what it measures (the local stack if needed, then per run the
 // api-adapter and the handlers as separate processes with fresh topics),
@@ -23,6 +25,20 @@ const { root, BENCH_DB, SEEDED_DB } = require('./sut')
 /** @param {string} s */
 const numbers = (s) => s.split(',').map((x) => Number(x.trim())).filter((x) => Number.isFinite(x) && x > 0)
 
+/** `K=V,K=V` → { K: 'V' }; only names the configuration schema knows. @param {string} s */
+function parseEnv (s) {
+  const { schema } = require('../../../shared/src/config-schema')
+  /** @type {Record<string, string>} */
+  const env = {}
+  for (const pair of s.split(',').filter(Boolean)) {
+    const eq = pair.indexOf('=')
+    const key = pair.slice(0, eq).trim()
+    if (eq < 1 || !schema[key]) throw new Error(`--env: ${pair} is not NAME=value with a known configuration name`)
+    env[key] = pair.slice(eq + 1).trim()
+  }
+  return env
+}
+
 function options () {
   const { values } = parseArgs({
     options: {
@@ -37,11 +53,13 @@ function options () {
       'no-null': { type: 'boolean', default: false },
       code: { type: 'string', default: 'working' },
       db: { type: 'string' },
+      env: { type: 'string' },
+      'cpu-prof': { type: 'string' },
       help: { type: 'boolean', default: false }
     }
   })
   if (values.help) {
-    console.log('usage: node perf/src/bench/cli.js [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head] [--db name]')
+    console.log('usage: node perf/src/bench/cli.js [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head] [--db name] [--env K=V,…] [--cpu-prof dir]')
     process.exit(0)
   }
   const name = values.profile || (values.quick ? 'quick' : 'full')
@@ -57,6 +75,8 @@ function options () {
   if (values.single) profile.single = Number(values.single)
   if (values['no-null']) profile.nullRates = []
   if (values.code !== 'working' && values.code !== 'head') throw new Error('--code is working or head')
+  if (values.env) profile.env = parseEnv(values.env)
+  if (values['cpu-prof']) profile.cpuProfDir = path.resolve(values['cpu-prof'])
   const dbName = values.db || (name === 'seeded' ? SEEDED_DB : BENCH_DB)
   return { name, profile, out: path.resolve(values.out), code: /** @type {'working' | 'head'} */ (values.code), dbName }
 }

@@ -13,6 +13,7 @@ const { summarizeStep, ladderDone, maxSustainable, maxKeptUp } = require('./sche
 const { evaluateGates } = require('./gates')
 const { settle, positionSums, stepFacts } = require('./ledger-facts')
 const acc = require('./accounting')
+const { scrapeStages, stageDelta, stagesLine } = require('./stage-breakdown')
 const { createKafkaFromConfig } = require('../../../shared/src/kafka')
 const fs = require('node:fs')
 const path = require('node:path')
@@ -35,12 +36,14 @@ async function accounted (ctx, measure) {
   const others = await acc.otherDbClients(ctx.db, ctx.dbName)
   const [sqlA, kA] = [await acc.sqlCounters(ctx.db), await acc.topicMessages(ctx.admin, ctx.sut.topics)]
   const notifiedBefore = ctx.sim.stats.payeeNotifications
+  const stagesA = await scrapeStages(ctx.sut.handlersMetricsUrl)
   const cpuA = acc.cpuSnapshot(ctx.pids)
   const result = await measure()
   // The payees' COMMITTED notifications are part of a transfer's work.
   const deadline = Date.now() + 10000
   while (ctx.sim.stats.payeeNotifications - notifiedBefore < result.committedCallbacks && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
   const cpuB = acc.cpuSnapshot(ctx.pids)
+  const stages = stageDelta(stagesA, await scrapeStages(ctx.sut.handlersMetricsUrl))
   const [sqlB, kB] = [await acc.sqlCounters(ctx.db), await acc.topicMessages(ctx.admin, ctx.sut.topics)]
   for (const o of await acc.otherDbClients(ctx.db, ctx.dbName)) if (!others.includes(o)) others.push(o)
   const n = result.committedCallbacks
@@ -56,7 +59,8 @@ async function accounted (ctx, measure) {
     cpu: acc.cpuDelta(cpuA, cpuB, n),
     sql: { ...acc.sqlDelta(sqlA, sqlB, n), otherClientsOnServer: others },
     kafka: acc.kafkaDelta(kA, kB, n, ctx.sut.config.KAFKA_TOPIC_PREFIX),
-    payeeNotificationsMissing: Math.max(0, n - (ctx.sim.stats.payeeNotifications - notifiedBefore))
+    payeeNotificationsMissing: Math.max(0, n - (ctx.sim.stats.payeeNotifications - notifiedBefore)),
+    stages
   }
 }
 
@@ -77,6 +81,7 @@ async function measureStep (ctx, rate, profile) {
     cpu: s.cpu,
     sql: s.sql,
     kafka: s.kafka,
+    stages: s.stages,
     simulators: { ...ctx.sim.stats },
     /** @type {any[] | undefined} */
     discardedContendedAttempts: undefined
@@ -93,7 +98,7 @@ async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, 
   if (traceDir) env = { ...env, TRACING_DIR: traceDir }
   let sut
   try {
-    sut = await startSwitch({ label, env, codeDir, say })
+    sut = await startSwitch({ label, env, codeDir, say, cpuProfDir: profile.cpuProfDir })
   } catch (err) {
     say(`${label}: switch did not start: ${err && err.message}`)
     return { label, env, runId: null, startMs: null, single: null, idle: null, steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, errors: [String(err && err.stack ? err.stack : err)] }
@@ -138,6 +143,7 @@ async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, 
       say(`${label}: ${rate}/s → ${step.achievedRate}/s, p50 ${step.latency.p50} p99 ${step.latency.p99} max ${step.latency.max} ms, success ${(step.success * 100).toFixed(2)}%, ` +
         `${step.sql.statementsPerTransfer} SQL/${step.sql.commitsPerTransfer} commits per transfer, CPU ${step.cpu.ourMsPerTransfer} ms/transfer` +
         `${step.contended ? ` [other processes used ${step.cpu.otherProcessesPctCore}% of a core]` : ''}${step.meetsTarget ? '' : ` — misses target: ${step.reasons.join('; ')}`}${step.valid ? '' : ' — INVALID (gates)'}`)
+      if (step.stages) say(`${label}: ${rate}/s per stage (records/transaction, mean ms): ${stagesLine(step.stages)}`)
       if (ladderDone(out.steps, profile.stopAfterFailures)) break
     }
     // Leave nothing in flight for the next run: wait for the last step's stragglers to finish or expire.

@@ -45,9 +45,10 @@ async function ensureStack (say, dbName = BENCH_DB) {
 
 /**
  * @param {string} codeDir @param {string} script @param {Record<string, string>} env @param {(m: string) => void} say
+ * @param {string[]} [nodeArgs] e.g. --cpu-prof
  */
-function startProcess (codeDir, script, env, say) {
-  const proc = spawn(process.execPath, [path.join(codeDir, script)], { cwd: root, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+function startProcess (codeDir, script, env, say, nodeArgs = []) {
+  const proc = spawn(process.execPath, [...nodeArgs, path.join(codeDir, script)], { cwd: root, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   let stopping = false
   const keep = (/** @type {Buffer} */ d) => { output = (output + d).slice(-20000) }
@@ -85,9 +86,10 @@ async function waitHealthy (url, alive, output, timeoutMs = 60000) {
 
 /**
  * Starts one Switchyard (api + handlers) with fresh topics and consumer groups.
- * @param {{ label: string, env?: Record<string, string>, codeDir?: string, say?: (m: string) => void }} opts codeDir: a snapshot (snapshot.js), else the working tree
+ * @param {{ label: string, env?: Record<string, string>, codeDir?: string, say?: (m: string) => void, cpuProfDir?: string }} opts
+ *   codeDir: a snapshot (snapshot.js), else the working tree; cpuProfDir: write V8 CPU profiles of both processes there
  */
-async function startSwitch ({ label, env = {}, codeDir = root, say = () => {} }) {
+async function startSwitch ({ label, env = {}, codeDir = root, say = () => {}, cpuProfDir }) {
   const runId = `${label}-${Date.now().toString(36)}${crypto.randomBytes(2).toString('hex')}`
   const [apiPort, adminPort, healthPort] = [await freePort(), await freePort(), await freePort()]
   const runEnv = {
@@ -104,8 +106,9 @@ async function startSwitch ({ label, env = {}, codeDir = root, say = () => {} })
   const config = benchConfig(runEnv)
   const started = performance.now()
   await stack.createTopics(config)
-  const api = startProcess(codeDir, 'api-adapter/src/server.js', runEnv, say)
-  const handlers = startProcess(codeDir, 'handlers/src/main.js', runEnv, say)
+  const nodeArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []
+  const api = startProcess(codeDir, 'api-adapter/src/server.js', runEnv, say, nodeArgs)
+  const handlers = startProcess(codeDir, 'handlers/src/main.js', runEnv, say, nodeArgs)
   const apiUrl = `http://${config.API_HOST}:${apiPort}`
   const adminUrl = `http://${config.ADMIN_HOST}:${adminPort}`
   try {
@@ -127,6 +130,8 @@ async function startSwitch ({ label, env = {}, codeDir = root, say = () => {} })
     topics,
     startMs: Math.round(performance.now() - started),
     pids: { api: api.pid, handlers: handlers.pid },
+    /** The handlers' Prometheus metrics (per-stage timings and batch sizes). */
+    handlersMetricsUrl: `http://${config.API_HOST}:${healthPort}/metrics`,
     alive: () => api.running() && handlers.running(),
     output: () => ({ api: api.output().slice(-4000), handlers: handlers.output().slice(-4000) }),
     /** SIGTERM both, then remove the run's topics and consumer groups from the shared broker. */

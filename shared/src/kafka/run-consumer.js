@@ -4,11 +4,17 @@
 //
 //   DB transaction commits → outgoing messages produced (acks=all) → offsets committed
 //
-// The handler's effects, the partition's applied offset and the messages the
+// The handler's effects, the partitions' applied offsets and the messages the
 // handler wants to send are written in one transaction. A crash anywhere later
-// redelivers the batch; records at or below the applied offset are then
+// redelivers the records; records at or below the applied offset are then
 // recognised as redeliveries: they are not applied again, and what they
 // emitted the first time is emitted again from the stored copy.
+//
+// One transaction takes the waiting records of every partition the consumer
+// owns (up to maxBatchSize records), not one partition's: how many
+// partitions a topic has is a scaling decision, and must not shrink the
+// batches one replica applies (a consumer owning six partitions would
+// otherwise pay six commits where one does).
 
 const { toWire, fromKafka } = require('./envelope')
 const { toDeadLetter } = require('./dead-letter')
@@ -47,8 +53,21 @@ const { runnerSettings, sleep, backoff, describeClusterId } = require('./runner-
  * its offsets committed. Times are epoch milliseconds.
  * @typedef {{ stage: string, topic: string, partition: number, size: number, applied: number,
  *   queueGapsMs: number[], pickedUpAt: number, dbMs: number, produceMs: number, totalMs: number }} ChunkReport
- * @typedef {{ onChunk?: (report: ChunkReport) => void, onDeadLetter?: (info: { stage: string, topic: string, partition: number, offset: string }) => void }} ConsumerObserver
+ * @typedef {{ onChunk?: (report: ChunkReport) => void, onTransaction?: (info: { stage: string, records: number, partitions: number }) => void,
+ *   onDeadLetter?: (info: { stage: string, topic: string, partition: number, offset: string }) => void }} ConsumerObserver
  */
+
+/**
+ * @typedef {{ batch: { topic: string, partition: number }, records: IncomingMessage[] }} Part
+ *   one partition's records within a transaction
+ * @typedef {{ replay: import('./envelope').WireMessage[], replayEnd: bigint, outgoing: import('./envelope').WireMessage[],
+ *   applied: number, afterCommit?: () => void }} PartResult
+ * @typedef {Part & { ctx: { isRunning: () => boolean, heartbeat: () => Promise<void> },
+ *   spans: ReturnType<typeof startStageSpans>, results: PartResult[], dbDone: number, produced: number }} Chunk
+ */
+
+/** Partitions kafkajs hands over at once: all a consumer is likely to own. */
+const HANDED_OVER = 64
 
 /**
  * Creates and starts a consumer. Returns `stop()`, which lets the batch in
@@ -74,29 +93,42 @@ async function runConsumer (opts) {
   const replayedThrough = new Map()
 
   /**
-   * One attempt: a single transaction over `records`. A record that is a
-   * poison pill gets `deadLetter` set and is stored as applied with its
+   * One attempt: a single transaction over the records of one or more
+   * partitions (each partition's records in offset order). A record that is
+   * a poison pill gets `deadLetter` set and is stored as applied with its
    * dead-letter message as its only output.
-   * @param {{ topic: string, partition: number }} batch
-   * @param {IncomingMessage[]} records
+   *
+   * What the transaction emits (and anything it re-emits) is stored once, in
+   * the progress row of the first partition with fresh records; the other
+   * partitions' rows only move their offsets. Every partition of a committed
+   * transaction is redelivered together after a crash (none of their offsets
+   * were committed), so the stored messages are re-sent when that first
+   * partition's records come back; they stay stored until then, because a
+   * row is replaced only by a transaction that re-stores what it replays.
+   * @param {Part[]} parts
    * @param {{ deadLetter?: { err: any, attempts: number } }} [mode]
+   * @returns {Promise<PartResult[]>}
    */
-  async function applyOnce (batch, records, mode = {}) {
-    const where = { group: groupId, topic: `${clusterId}/${batch.topic}`, partition: batch.partition, fromOffset: records[0].offset }
-    // BEGIN travels with the progress read and COMMIT with the writes: the
-    // handler's writes, the progress record and COMMIT are one round trip.
+  async function applyOnce (parts, mode = {}) {
+    const wheres = parts.map(({ batch, records }) => ({ group: groupId, topic: `${clusterId}/${batch.topic}`, partition: batch.partition, fromOffset: records[0].offset }))
+    // BEGIN travels with the progress reads and COMMIT with the writes: the
+    // handler's writes, the progress records and COMMIT are one round trip.
     return withFoldedTransaction(db, async ({ trx, writes, begin }) => {
+      const all = parts.length === 1 ? parts[0].records : parts.flatMap((p) => p.records)
       // The handler's own reads (when it declares them) share this first
-      // round trip with BEGIN and the progress read.
-      const reads = prefetch && !mode.deadLetter ? prefetch(records) : []
-      const [progressRows, ...prefetched] = await begin([progressQuery(where), ...reads])
-      const { appliedThrough, last } = toProgress(progressRows)
-      const fresh = records.filter((r) => r.offset > appliedThrough)
-      // Redelivered records of earlier chunks were emitted before the latest
-      // chunk started; only the latest chunk's messages may be unsent.
-      const overlaps = last !== null && last.firstOffset <= records[records.length - 1].offset
-      const replay = overlaps ? last.outgoing : []
-      const replayEnd = overlaps ? last.lastOffset : -1n
+      // round trip with BEGIN and the progress reads.
+      const reads = prefetch && !mode.deadLetter ? prefetch(all) : []
+      const rows = await begin([...wheres.map(progressQuery), ...reads])
+      const prefetched = rows.slice(parts.length)
+      const states = parts.map((part, i) => {
+        const { appliedThrough, last } = toProgress(rows[i])
+        const fresh = part.records.filter((r) => r.offset > appliedThrough)
+        // Redelivered records of earlier transactions were emitted before the
+        // latest one started; only the latest one's messages may be unsent.
+        const overlaps = last !== null && last.firstOffset <= part.records[part.records.length - 1].offset
+        return { fresh, replay: overlaps ? last.outgoing : [], replayEnd: overlaps ? last.lastOffset : -1n, last }
+      })
+      const fresh = states.length === 1 ? states[0].fresh : states.flatMap((st) => st.fresh)
       /** @type {import('./envelope').WireMessage[]} */
       let outgoing = []
       /** @type {(() => void) | undefined} */
@@ -108,13 +140,34 @@ async function runConsumer (opts) {
         } else {
           const unparsable = fresh.find((r) => r.parseError)
           if (unparsable) throw Object.assign(new Error(`message is not JSON: ${unparsable.parseError.message}`), { retriable: false })
-          const result = await handleBatch({ trx, writes, batch, prefetched: reads.length ? prefetched : undefined }, fresh)
+          const result = await handleBatch({ trx, writes, batch: parts[0].batch, prefetched: reads.length ? prefetched : undefined }, fresh)
           outgoing = (result && result.outgoing ? result.outgoing : []).map(toWire)
           afterCommit = result && result.afterCommit
         }
-        recordProgress(writes, where, { firstOffset: fresh[0].offset, lastOffset: fresh[fresh.length - 1].offset, outgoing })
       }
-      return { replay, replayEnd, outgoing, applied: fresh.length, afterCommit }
+      const keeper = states.findIndex((st) => st.fresh.length > 0)
+      // A replay is re-stored with the new messages, so a second crash before
+      // the produce loses neither.
+      const replays = states.flatMap((st) => st.replay)
+      states.forEach((st, i) => {
+        if (st.fresh.length) {
+          recordProgress(writes, wheres[i], {
+            firstOffset: st.fresh[0].offset,
+            lastOffset: st.fresh[st.fresh.length - 1].offset,
+            outgoing: i === keeper ? [...replays, ...outgoing] : []
+          })
+        } else if (st.replay.length && keeper >= 0 && st.last) {
+          // Its replay now lives in the keeper's row: store it once.
+          recordProgress(writes, wheres[i], { firstOffset: st.last.firstOffset, lastOffset: st.last.lastOffset, outgoing: [] })
+        }
+      })
+      return states.map((st, i) => ({
+        replay: st.replay,
+        replayEnd: st.replayEnd,
+        outgoing: i === keeper ? outgoing : [],
+        applied: st.fresh.length,
+        afterCommit: i === keeper ? afterCommit : undefined
+      }))
     })
   }
 
@@ -154,30 +207,48 @@ async function runConsumer (opts) {
   }
 
   /**
-   * @param {{ topic: string, partition: number }} batch
-   * @param {IncomingMessage[]} records
+   * Applies the parts in one transaction; when that keeps failing, each
+   * partition on its own, and within a failing partition record by record:
+   * the record that keeps failing goes to the dead-letter topic and the
+   * partition moves on.
+   * @param {Part[]} parts
+   * @param {{ isRunning: () => boolean, heartbeat: () => Promise<void> }} ctx
+   * @returns {Promise<PartResult[][]>} per part
+   */
+  async function processParts (parts, ctx) {
+    const whole = await withRetries(() => applyOnce(parts), { ...ctx, what: 'batch', bounded: true })
+    if (whole.ok) return whole.value.map((r) => [r])
+    if (parts.length === 1) return [await isolate(parts[0], ctx)]
+    const results = []
+    for (const part of parts) {
+      const alone = await withRetries(() => applyOnce([part]), { ...ctx, what: `partition ${part.batch.partition}`, bounded: true })
+      results.push(alone.ok ? alone.value : await isolate(part, ctx))
+    }
+    return results
+  }
+
+  /**
+   * Record by record through a partition's failing chunk. Each record's
+   * messages are sent before the next record is applied: the progress row
+   * only remembers the latest transaction's messages.
+   * @param {Part} part
    * @param {{ isRunning: () => boolean, heartbeat: () => Promise<void> }} ctx
    */
-  async function processRecords (batch, records, ctx) {
-    const whole = await withRetries(() => applyOnce(batch, records), { ...ctx, what: 'batch', bounded: true })
-    if (whole.ok) return [whole.value]
-    // Isolate the poison pill: apply records one by one; the one that keeps
-    // failing goes to the dead-letter topic and the partition moves on.
-    // Each record's messages are sent before the next record is applied: the
-    // progress row only remembers the latest chunk's messages.
+  async function isolate ({ batch, records }, ctx) {
+    /** @type {PartResult[]} */
     const results = []
-    /** @param {Awaited<ReturnType<typeof applyOnce>>} r */
+    /** @param {PartResult} r */
     const sendNow = async (r) => {
       await produce([r], ctx)
       results.push({ ...r, replay: [], outgoing: [] })
     }
     for (const record of records) {
-      const one = await withRetries(() => applyOnce(batch, [record]), { ...ctx, what: `offset ${record.offset}`, bounded: true })
-      if (one.ok) { await sendNow(one.value); continue }
+      const one = await withRetries(() => applyOnce([{ batch, records: [record] }]), { ...ctx, what: `offset ${record.offset}`, bounded: true })
+      if (one.ok) { await sendNow(one.value[0]); continue }
       log.error({ err: one.err, topic: batch.topic, partition: batch.partition, offset: String(record.offset) }, 'dead-lettering message')
       if (observer.onDeadLetter) observer.onDeadLetter({ stage, topic: batch.topic, partition: batch.partition, offset: String(record.offset) })
-      const dead = await withRetries(() => applyOnce(batch, [record], { deadLetter: { err: one.err, attempts: one.attempts } }), { ...ctx, what: 'dead-letter', bounded: false })
-      if (dead.ok) await sendNow(dead.value)
+      const dead = await withRetries(() => applyOnce([{ batch, records: [record] }], { deadLetter: { err: one.err, attempts: one.attempts } }), { ...ctx, what: 'dead-letter', bounded: false })
+      if (dead.ok) await sendNow(dead.value[0])
     }
     return results
   }
@@ -187,6 +258,74 @@ async function runConsumer (opts) {
   const clusterId = await describeClusterId(kafka)
   await consumer.connect()
   for (const topic of topics) await consumer.subscribe({ topic, fromBeginning: true })
+  /**
+   * Chunks waiting for a transaction, from any of the consumer's partitions.
+   * kafkajs hands every partition of a fetch to eachBatch at once, so the
+   * chunks of one fetch meet here and share a transaction.
+   * @type {{ chunk: Chunk, resolve: () => void, reject: (err: any) => void }[]}
+   */
+  const waiting = []
+  let inFlight = 0
+  let scheduled = false
+
+  /** @param {Chunk} chunk @returns {Promise<void>} */
+  function submit (chunk) {
+    return new Promise((resolve, reject) => {
+      waiting.push({ chunk, resolve, reject })
+      schedule()
+    })
+  }
+
+  // After the current turn of the event loop, so that every partition
+  // handed over with this fetch has added its chunk.
+  function schedule () {
+    if (scheduled) return
+    scheduled = true
+    setImmediate(startTransactions)
+  }
+
+  function startTransactions () {
+    scheduled = false
+    while (waiting.length && inFlight < settings.partitionsConcurrently) {
+      // Whole chunks, up to maxBatchSize records (always at least one chunk).
+      const group = waiting.splice(0, 1)
+      let size = group[0].chunk.records.length
+      while (waiting.length && size + waiting[0].chunk.records.length <= settings.maxBatchSize) {
+        size += waiting[0].chunk.records.length
+        group.push(...waiting.splice(0, 1))
+      }
+      inFlight++
+      applyGroup(group.map((w) => w.chunk))
+        .then(() => { for (const w of group) w.resolve() }, (err) => { for (const w of group) w.reject(err) })
+        .finally(() => {
+          inFlight--
+          if (waiting.length) schedule()
+        })
+    }
+  }
+
+  /**
+   * One transaction over the chunks, then one produce of everything they
+   * emit and re-emit.
+   * @param {Chunk[]} chunks
+   */
+  async function applyGroup (chunks) {
+    // isRunning and heartbeat are the consumer's, whichever chunk they came with.
+    const ctx = chunks[0].ctx
+    const parts = chunks.map((c) => ({ batch: c.batch, records: c.records }))
+    // The transaction runs in the first chunk's batch span, so its SQL spans hang there.
+    const results = await context.with(chunks[0].spans.batchContext, () => processParts(parts, ctx))
+    const dbDone = Date.now()
+    chunks.forEach((c, i) => { c.results = results[i]; c.dbDone = dbDone })
+    if (observer.onTransaction) observer.onTransaction({ stage, records: parts.reduce((n, p) => n + p.records.length, 0), partitions: parts.length })
+    if (hooks.afterDbCommit) {
+      for (const c of chunks) await hooks.afterDbCommit({ topic: c.batch.topic, partition: c.batch.partition, lastOffset: c.records[c.records.length - 1].offset })
+    }
+    await produce(results.flat(), ctx)
+    const produced = Date.now()
+    for (const c of chunks) c.produced = produced
+  }
+
   await consumer.run({
     // Offsets are resolved only after a chunk's effects are committed and its
     // messages acknowledged; kafkajs then commits resolved offsets in the
@@ -195,10 +334,12 @@ async function runConsumer (opts) {
     autoCommit: true,
     autoCommitInterval: settings.offsetCommitIntervalMs,
     eachBatchAutoResolve: false,
-    partitionsConsumedConcurrently: settings.partitionsConcurrently,
+    // Every partition of a fetch is handed over at once (a waiting partition
+    // costs nothing); how many transactions run at once is partitionsConcurrently.
+    partitionsConsumedConcurrently: HANDED_OVER,
     eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
-      // A fetched batch is applied in chunks of at most maxBatchSize records,
-      // each chunk one transaction, one produce and one offset commit
+      // A fetched batch is applied in chunks of at most maxBatchSize records;
+      // a transaction takes whole chunks of any partitions up to that size
       // (maxBatchSize 1 is the naive one-message-at-a-time baseline).
       for (let i = 0; i < batch.messages.length; i += settings.maxBatchSize) {
         if (isStale() || !isRunning()) return
@@ -210,30 +351,30 @@ async function runConsumer (opts) {
   /**
    * @param {{ topic: string, partition: number }} batch
    * @param {any[]} messages kafkajs messages
-   * @param {{ heartbeat: () => Promise<void>, isRunning: () => boolean, resolveOffset: (offset: string) => void }} ctx
+   * @param {{ heartbeat: () => Promise<void>, isRunning: () => boolean, resolveOffset: (offset: string) => void }} handles
    */
   async function applyChunk (batch, messages, { heartbeat, isRunning, resolveOffset }) {
     const pickedUpAt = Date.now()
-    let dbDone = pickedUpAt
-    let produced = pickedUpAt
     const partKey = `${batch.topic}:${batch.partition}`
     const skipThrough = replayedThrough.get(partKey) ?? -1n
     const records = messages.map((m) => fromKafka(batch.topic, batch.partition, m)).filter((r) => r.offset > skipThrough)
     const lastFetched = BigInt(messages[messages.length - 1].offset)
     let commitThrough = lastFetched
-    let results = []
-    const spans = startStageSpans({ stage, topic: batch.topic, partition: batch.partition, pickedUpAt, records })
+    /** @type {Chunk} */
+    const chunk = {
+      batch,
+      records,
+      ctx: { isRunning, heartbeat },
+      spans: startStageSpans({ stage, topic: batch.topic, partition: batch.partition, pickedUpAt, records }),
+      results: [],
+      dbDone: pickedUpAt,
+      produced: pickedUpAt
+    }
+    const { spans } = chunk
     try {
       if (records.length) {
-        const ctx = { isRunning, heartbeat }
-        // The transaction runs in the batch span, so its SQL spans hang there.
-        results = await context.with(spans.batchContext, () => processRecords(batch, records, ctx))
-        dbDone = Date.now()
-        const lastOffset = records[records.length - 1].offset
-        if (hooks.afterDbCommit) await hooks.afterDbCommit({ topic: batch.topic, partition: batch.partition, lastOffset })
-        await produce(results, ctx)
-        produced = Date.now()
-        const replayEnd = results.reduce((max, r) => (r.replayEnd > max ? r.replayEnd : max), -1n)
+        await submit(chunk)
+        const replayEnd = chunk.results.reduce((max, r) => (r.replayEnd > max ? r.replayEnd : max), -1n)
         if (replayEnd > lastFetched) { replayedThrough.set(partKey, replayEnd); commitThrough = replayEnd }
       }
       // Only now, with effects committed and messages acknowledged, may the
@@ -249,7 +390,7 @@ async function runConsumer (opts) {
     }
     spans.end()
     // Effects committed, messages acknowledged, offsets committed: hand over.
-    for (const r of results) {
+    for (const r of chunk.results) {
       try { if (r.afterCommit) r.afterCommit() } catch (err) { log.error({ err }, 'afterCommit failed') }
     }
     if (observer.onChunk) {
@@ -258,11 +399,11 @@ async function runConsumer (opts) {
         topic: batch.topic,
         partition: batch.partition,
         size: messages.length,
-        applied: results.reduce((n, r) => n + r.applied, 0),
+        applied: chunk.results.reduce((n, r) => n + r.applied, 0),
         queueGapsMs: records.map((r) => Math.max(0, pickedUpAt - r.timestamp)),
         pickedUpAt,
-        dbMs: dbDone - pickedUpAt,
-        produceMs: produced - dbDone,
+        dbMs: chunk.dbDone - pickedUpAt,
+        produceMs: chunk.produced - chunk.dbDone,
         totalMs: Date.now() - pickedUpAt
       })
     }

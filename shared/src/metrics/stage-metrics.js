@@ -1,9 +1,9 @@
 'use strict'
 
-// The consumer runner's observer: turns each ChunkReport (one committed,
-// produced and offset-committed chunk) into histogram and counter
-// observations per stage. The runner calls it once per chunk, after the
-// work, so business code never sees a metric.
+// The consumer runner's observer: turns each ChunkReport (one partition's
+// committed, produced and offset-committed chunk) and each transaction into
+// histogram and counter observations per stage. The runner calls it after
+// the work, so business code never sees a metric.
 
 const { Counter, Histogram } = require('prom-client')
 const { WORK_SECONDS, QUEUE_GAP_SECONDS, BATCH_SIZE } = require('./buckets')
@@ -27,7 +27,8 @@ function createStageMetrics (registry) {
   const db = histogram('switchyard_stage_db_seconds', 'Time of a chunk\'s database transaction, retries included.', WORK_SECONDS)
   const produce = histogram('switchyard_stage_produce_seconds', 'Time to produce a chunk\'s outgoing messages and have them acknowledged (acks=all).', WORK_SECONDS)
   const queueGap = histogram('switchyard_queue_gap_seconds', 'Per message: time from being produced (record timestamp) to being picked up by the stage.', QUEUE_GAP_SECONDS)
-  const batchSize = histogram('switchyard_batch_size', 'Records per chunk (one transaction, one produce, one offset commit).', BATCH_SIZE)
+  const batchSize = histogram('switchyard_batch_size', 'Records per chunk: one partition\'s share of a transaction, offsets committed together.', BATCH_SIZE)
+  const transactionRecords = histogram('switchyard_transaction_records', 'Records per database transaction (the chunks of every partition that shared it).', BATCH_SIZE)
   const messages = new Counter({ name: 'switchyard_messages_total', help: 'Records consumed by the stage (redeliveries included).', labelNames, registers })
   const deadLetters = new Counter({ name: 'switchyard_dead_letters_total', help: 'Records the stage gave up on and sent to the dead-letter topic.', labelNames, registers })
 
@@ -45,6 +46,10 @@ function createStageMetrics (registry) {
       for (const gap of report.queueGapsMs) queueGap.observe(labels, seconds(gap))
       batchSize.observe(labels, report.size)
       messages.inc(labels, report.size)
+    },
+    /** @param {{ stage: string, records: number }} info */
+    onTransaction (info) {
+      transactionRecords.observe({ stage: info.stage }, info.records)
     },
     /** @param {{ stage: string }} info */
     onDeadLetter (info) {

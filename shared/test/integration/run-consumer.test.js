@@ -97,6 +97,27 @@ test('records are applied in transactions of at most maxBatchSize', async () => 
   expect(await effects(s)).toEqual(Object.fromEntries(sent.map((id) => [id, 1])))
 })
 
+test('records waiting on several partitions share one transaction, each partition in order', async () => {
+  const s = await scenario(3)
+  const out = await tk.collect(s.outTopic)
+  const sent = ids(60, 'g')
+  await tk.send(sent.map((id) => ({ topic: s.inTopic, key: id, value: { id } })))
+  const batchSizes = []
+  const batchPartitions = []
+  const seen = []
+  await start(s, { batchSizes, batchPartitions, seen })
+  await out.waitForCount(60)
+  expect(Math.max(...batchPartitions)).toBeGreaterThan(1)
+  expect(batchSizes.reduce((a, b) => a + b, 0)).toBe(60)
+  expect(await effects(s)).toEqual(Object.fromEntries(sent.map((id) => [id, 1])))
+  // Each partition's records reached the handler once each, in offset order.
+  const byPartition = new Map()
+  for (const { partition, offset } of seen) byPartition.set(partition, [...(byPartition.get(partition) || []), Number(offset)])
+  expect(byPartition.size).toBe(3)
+  for (const offsets of byPartition.values()) expect(offsets).toEqual(offsets.map((_, i) => i))
+  await waitUntil(async () => (await tk.committed(s.groupId, s.inTopic)).reduce((a, b) => a + b, 0) === 60, { what: 'offsets committed' })
+})
+
 test('a batch whose DB transaction fails is rolled back, redelivered and applied once', async () => {
   const s = await scenario()
   const out = await tk.collect(s.outTopic)
@@ -134,35 +155,66 @@ test('a message whose handler keeps throwing goes to the dead-letter topic and t
   await waitUntil(async () => (await tk.committed(s.groupId, s.inTopic))[0] === 5, { what: 'offset 5 committed' })
 })
 
-test('a process killed between the DB commit and the produce re-emits after restart without applying twice', async () => {
-  const s = await scenario()
-  const out = await tk.collect(s.outTopic)
-  const sent = ids(50, 'c')
-  await tk.send(sent.map((id) => ({ topic: s.inTopic, key: 'one-partition', value: { id } })))
-  const crashFile = path.join(os.tmpdir(), `${s.groupId}.crashed`)
+/** Runs the crash-test consumer as a child process. */
+function crashChild (s, crashFile, crashes = 1) {
   const child = path.join(__dirname, '..', 'fixtures', 'runner-child.js')
   // The minimum session timeout the broker allows, so the killed member's
-  // partition moves to its replacement quickly.
+  // partitions move to its replacement quickly.
   const env = childEnv({ NODE_ENV: 'test', DB_NAME: config.DB_NAME, LOG_LEVEL: 'warn', KAFKA_SESSION_TIMEOUT_MS: '6000' })
-  const runChild = () => {
-    const proc = spawn(process.execPath, [child, s.inTopic, s.outTopic, s.table, s.groupId, crashFile], { env, stdio: ['ignore', 'inherit', 'inherit'] })
-    const exited = new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })))
-    return { proc, exited }
-  }
+  const proc = spawn(process.execPath, [child, s.inTopic, s.outTopic, s.table, s.groupId, crashFile, String(crashes)], { env, stdio: ['ignore', 'inherit', 'inherit'] })
+  const exited = new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })))
+  return { proc, exited }
+}
 
-  const first = runChild()
+const committedTotal = async (s) => (await tk.committed(s.groupId, s.inTopic)).reduce((a, b) => a + Math.max(0, b), 0)
+
+test.each([
+  [1, 'one partition'],
+  [3, 'three partitions sharing the transaction']
+])('a process killed between the DB commit and the produce re-emits after restart without applying twice (%i: %s)', async (partitions) => {
+  const s = await scenario(partitions)
+  const out = await tk.collect(s.outTopic)
+  const sent = ids(50, 'c')
+  await tk.send(sent.map((id) => ({ topic: s.inTopic, key: partitions === 1 ? 'one-partition' : id, value: { id } })))
+  const crashFile = path.join(os.tmpdir(), `${s.groupId}.crashed`)
+
+  const first = crashChild(s, crashFile)
   expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' })
   const afterCrash = await effects(s)
-  // The first batch's effects were committed, but nothing was produced.
+  // The first transaction's effects were committed, but nothing was produced.
   expect(Object.keys(afterCrash).length).toBeGreaterThan(0)
   expect(Object.values(afterCrash).every((n) => n === 1)).toBe(true)
   expect(out.messages).toHaveLength(0)
-  expect(await tk.committed(s.groupId, s.inTopic)).toEqual([-1])
+  expect(await tk.committed(s.groupId, s.inTopic)).toEqual(Array(partitions).fill(-1))
 
-  const second = runChild()
+  const second = crashChild(s, crashFile)
   stops.push(async () => { second.proc.kill('SIGTERM'); await second.exited })
   await out.waitForCount(50)
-  await waitUntil(async () => (await tk.committed(s.groupId, s.inTopic))[0] === 50, { what: 'offset 50 committed' })
+  await waitUntil(async () => (await committedTotal(s)) === 50, { what: 'offsets of all 50 committed' })
+  expect(await effects(s)).toEqual(Object.fromEntries(sent.map((id) => [id, 1])))
+  // Every message exactly once.
+  expect(out.messages.map((m) => m.value.id).sort()).toEqual([...sent].sort())
+  fs.rmSync(crashFile, { force: true })
+})
+
+test('killed again after re-applying with new records, nothing is lost or applied twice', async () => {
+  const s = await scenario(3)
+  const out = await tk.collect(s.outTopic)
+  const sent = ids(50, 'd')
+  const send = (some) => tk.send(some.map((id) => ({ topic: s.inTopic, key: id, value: { id } })))
+  const crashFile = path.join(os.tmpdir(), `${s.groupId}.crashed`)
+  await send(sent.slice(0, 25))
+  expect(await crashChild(s, crashFile, 2).exited).toEqual({ code: null, signal: 'SIGKILL' })
+  // The restarted consumer finds the unsent messages of the first crash and
+  // new records; it commits them together and is killed before sending.
+  await send(sent.slice(25))
+  expect(await crashChild(s, crashFile, 2).exited).toEqual({ code: null, signal: 'SIGKILL' })
+  expect(out.messages).toHaveLength(0)
+
+  const third = crashChild(s, crashFile, 2)
+  stops.push(async () => { third.proc.kill('SIGTERM'); await third.exited })
+  await out.waitForCount(50)
+  await waitUntil(async () => (await committedTotal(s)) === 50, { what: 'offsets of all 50 committed' })
   expect(await effects(s)).toEqual(Object.fromEntries(sent.map((id) => [id, 1])))
   expect(out.messages.map((m) => m.value.id).sort()).toEqual([...sent].sort())
   fs.rmSync(crashFile, { force: true })

@@ -75,3 +75,14 @@ test('dead letters are counted per stage', async () => {
   observer.onDeadLetter({ stage: 'fulfil', topic: 'f', partition: 1, offset: '10' })
   expect(valueOf(await scrape(registry), 'switchyard_dead_letters_total', { stage: 'fulfil' })).toBe(2)
 })
+
+test('records per transaction are observed once per transaction, whatever the partitions', async () => {
+  const registry = new Registry()
+  const observer = createStageMetrics(registry)
+  observer.onTransaction({ stage: 'position', records: 40, partitions: 6 })
+  observer.onTransaction({ stage: 'position', records: 1, partitions: 1 })
+  const m = await scrape(registry)
+  expect(valueOf(m, 'switchyard_transaction_records_count', { stage: 'position' })).toBe(2)
+  expect(valueOf(m, 'switchyard_transaction_records_sum', { stage: 'position' })).toBe(41)
+  expect(valueOf(m, 'switchyard_transaction_records_bucket', { stage: 'position', le: '1' })).toBe(1)
+})
