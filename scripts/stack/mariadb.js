@@ -72,6 +72,13 @@ function adminSql (f, sql) {
   return run(client, ['--no-defaults', `--socket=${f.socket}`, '-u', os.userInfo().username, '--batch', '--skip-column-names', '-e', sql])
 }
 
+/** '256M', '4G' or a number of bytes → bytes. @param {string} size */
+function sizeBytes (size) {
+  const m = /^(\d+)([KMG]?)$/i.exec(String(size).trim())
+  if (!m) throw new Error(`STACK_DB_BUFFER_POOL: ${size} is not a size like 512M or 2G`)
+  return Number(m[1]) * 1024 ** ' KMG'.indexOf((m[2] || ' ').toUpperCase())
+}
+
 /** @param {string} s */
 const quote = (s) => `'${String(s).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
 
@@ -118,6 +125,13 @@ async function up ({ paths, port, bufferPool, user, password, databases, say }) 
     ], { pidFile: f.pidFile, logFile: path.join(f.dir, 'mariadb.out') })
   }
   await waitFor(async () => { adminSql(f, 'SELECT 1'); return true }, { what: 'MariaDB', timeoutMs: 60000, pid, logFile: f.logFile })
+  // A running server started with a smaller buffer pool grows to the one asked
+  // for (InnoDB resizes online); it never shrinks under a running workload.
+  const wanted = sizeBytes(bufferPool)
+  if (!started && wanted > Number(adminSql(f, 'SELECT @@innodb_buffer_pool_size').trim())) {
+    say(`growing the MariaDB buffer pool to ${bufferPool}`)
+    adminSql(f, `SET GLOBAL innodb_buffer_pool_size = ${wanted}`)
+  }
   // Idempotent bootstrap: the application user and its databases.
   const statements = [
     `CREATE USER IF NOT EXISTS ${quote(user)}@'127.0.0.1' IDENTIFIED BY ${quote(password)}`,
@@ -152,4 +166,4 @@ async function status ({ paths, port }) {
   return { pid, answering, logFile: f.logFile }
 }
 
-module.exports = { up, down, status }
+module.exports = { up, down, status, sizeBytes }

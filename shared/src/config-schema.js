@@ -34,7 +34,7 @@ const schema = {
   KAFKA_BROKERS: { group: 'kafka', type: 'list', default: ['127.0.0.1:19092'], description: 'Kafka bootstrap servers. A single loopback address means the local stack runs the broker on that port.' },
   KAFKA_CLIENT_ID: { group: 'kafka', type: 'string', default: 'switchyard', description: 'Client id prefix sent to the broker.' },
   KAFKA_TOPIC_PREFIX: { group: 'kafka', type: 'string', default: 'switchyard.', description: 'Prefix of every topic name, so several installations can share a cluster.' },
-  KAFKA_PARTITIONS: { group: 'kafka', type: 'integer', min: 1, default: 6, description: 'Partitions per topic when topics are created.' },
+  KAFKA_PARTITIONS: { group: 'kafka', type: 'integer', min: 1, default: 1, description: 'Partitions per topic when topics are created. A topic is consumed by at most this many replicas of a handler; one replica of each (npm start, docker-compose) runs best with 1. The Helm chart creates 6.' },
   KAFKA_REPLICATION_FACTOR: { group: 'kafka', type: 'integer', min: 1, default: 1, description: 'Replication factor when topics are created (3 in production clusters).' },
   KAFKA_BATCH_MAX_BYTES: { group: 'kafka', type: 'integer', min: 1024, default: 1048576, description: 'Most bytes fetched per partition per batch.' },
   KAFKA_MAX_WAIT_MS: { group: 'kafka', type: 'integer', min: 1, default: 100, description: 'Longest a fetch waits for data when none is available; fetches return at once when data arrives.' },
@@ -80,7 +80,7 @@ const schema = {
   STACK_DIR: { group: 'stack', type: 'string', default: '.stack', description: 'Folder (relative to the repository) for the local stack\'s downloads, data, pid and log files.' },
   STACK_KAFKA_VERSION: { group: 'stack', type: 'string', default: '3.9.1', description: 'Apache Kafka version fetched from Maven Central for the local broker.' },
   STACK_KAFKA_HEAP: { group: 'stack', type: 'string', default: '512m', description: 'JVM heap of the local Kafka broker.' },
-  STACK_DB_BUFFER_POOL: { group: 'stack', type: 'string', default: '256M', description: 'InnoDB buffer pool of the local MariaDB.' }
+  STACK_DB_BUFFER_POOL: { group: 'stack', type: 'string', default: '1G', description: 'InnoDB buffer pool of the local MariaDB (a running server grows to it online). The benchmark asks for 4G.' }
 }
 
 module.exports = { schema }

@@ -157,9 +157,10 @@ function kafkaDelta (a, b, transfers, prefix) {
 
 /** Durable settings in force, as the servers report them. @param {import('knex').Knex} db */
 async function durableSettings (db) {
-  const [[r]] = await db.raw('SELECT @@innodb_flush_log_at_trx_commit AS flush, @@sync_binlog AS syncBinlog, @@log_bin AS logBin, @@version AS version')
+  const [[r]] = await db.raw('SELECT @@innodb_flush_log_at_trx_commit AS flush, @@sync_binlog AS syncBinlog, @@log_bin AS logBin, @@version AS version, @@innodb_buffer_pool_size AS pool')
   return {
     innodb_flush_log_at_trx_commit: Number(r.flush),
+    innodbBufferPoolMiB: Math.round(Number(r.pool) / 2 ** 20),
     sync_binlog: Number(r.syncBinlog),
     log_bin: Boolean(Number(r.logBin)),
     mariadbVersion: r.version,

@@ -17,6 +17,10 @@ const { readPid } = require('./accounting')
 
 const root = path.join(__dirname, '..', '..', '..')
 const BENCH_DB = 'switchyard_bench'
+/** V8 flags the switch's processes run with (Dockerfile NODE_OPTIONS, package.json start scripts). */
+const NODE_FLAGS = ['--max-semi-space-size=64']
+/** The ledger grows by every run; InnoDB must hold its working set (a running local server grows to it). */
+const BENCH_BUFFER_POOL = '4G'
 /** The large seeded ledger lives apart, so that the other profiles keep a small one. */
 const SEEDED_DB = 'switchyard_bench_seeded'
 
@@ -33,7 +37,7 @@ function freePort () {
 }
 
 /** @param {Record<string, string>} [overrides] */
-const benchConfig = (overrides = {}) => loadConfig(childEnv({ DB_NAME: BENCH_DB, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...overrides }))
+const benchConfig = (overrides = {}) => loadConfig(childEnv({ DB_NAME: BENCH_DB, LOG_LEVEL: 'warn', NODE_ENV: 'production', STACK_DB_BUFFER_POOL: BENCH_BUFFER_POOL, ...overrides }))
 
 /** Local Kafka and MariaDB (started if not running, never stopped), the bench database migrated. @param {(m: string) => void} say @param {string} [dbName] */
 async function ensureStack (say, dbName = BENCH_DB) {
@@ -106,7 +110,8 @@ async function startSwitch ({ label, env = {}, codeDir = root, say = () => {}, c
   const config = benchConfig(runEnv)
   const started = performance.now()
   await stack.createTopics(config)
-  const nodeArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []
+  // The same V8 flags as the Dockerfile and the npm start scripts.
+  const nodeArgs = [...NODE_FLAGS, ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [])]
   const api = startProcess(codeDir, 'api-adapter/src/server.js', runEnv, say, nodeArgs)
   const handlers = startProcess(codeDir, 'handlers/src/main.js', runEnv, say, nodeArgs)
   const apiUrl = `http://${config.API_HOST}:${apiPort}`

@@ -1,0 +1,78 @@
+'use strict'
+
+// sendSoon's batching: what is handed over while a produce request is in
+// flight goes out together in the next one. The kafkajs producer is replaced
+// by a recorder here because the subject is the scheduling, not the broker;
+// the integration tests send through the real broker.
+
+const { createProducer } = require('../../src/kafka/producer')
+
+function recordingKafka () {
+  const requests = []
+  /** @type {(() => void)[]} */
+  const answers = []
+  const kafka = {
+    producer: () => ({
+      connect: async () => {},
+      disconnect: async () => {},
+      sendBatch: (req) => {
+        requests.push(req.topicMessages.flatMap((t) => t.messages.map((m) => m.value)))
+        return new Promise((resolve) => answers.push(resolve))
+      }
+    })
+  }
+  return { kafka, requests, answerNext: () => answers.shift()() }
+}
+
+const msg = (value) => ({ topic: 't', key: 'k', value, headers: {} })
+const turn = () => new Promise((resolve) => setImmediate(resolve))
+
+test('an idle producer sends right after the current turn', async () => {
+  const { kafka, requests, answerNext } = recordingKafka()
+  const producer = createProducer({ kafka: /** @type {any} */ (kafka) })
+  const sent = producer.sendSoon([msg('a')])
+  producer.sendSoon([msg('b')])
+  expect(requests).toHaveLength(0)
+  await turn()
+  expect(requests).toEqual([['a', 'b']])
+  answerNext()
+  await sent
+})
+
+test('messages handed over while a request is in flight share the next request', async () => {
+  const { kafka, requests, answerNext } = recordingKafka()
+  const producer = createProducer({ kafka: /** @type {any} */ (kafka) })
+  const first = producer.sendSoon([msg('a')])
+  await turn()
+  const later = []
+  for (const v of ['b', 'c', 'd']) { later.push(producer.sendSoon([msg(v)])); await turn() }
+  // Still one request: the broker has not answered the first.
+  expect(requests).toEqual([['a']])
+  let settled = false
+  Promise.all(later).then(() => { settled = true })
+  answerNext()
+  await first
+  await turn()
+  expect(requests).toEqual([['a'], ['b', 'c', 'd']])
+  expect(settled).toBe(false)
+  answerNext()
+  await Promise.all(later)
+})
+
+test('a failed request rejects its callers and the next one still goes out', async () => {
+  const requests = []
+  let fail = true
+  const kafka = {
+    producer: () => ({
+      connect: async () => {},
+      sendBatch: async (req) => {
+        requests.push(req)
+        if (fail) { fail = false; throw new Error('broker away') }
+      }
+    })
+  }
+  const producer = createProducer({ kafka: /** @type {any} */ (kafka) })
+  await expect(producer.sendSoon([msg('a')])).rejects.toThrow('broker away')
+  await expect(producer.sendSoon([msg('b')])).resolves.toBeUndefined()
+  expect(requests).toHaveLength(2)
+})
