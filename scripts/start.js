@@ -10,7 +10,7 @@ const { registerTracing, shutdownTracing } = require('../shared/src/tracing')
 registerTracing('all')
 
 const stack = require('./stack/index')
-const { loadConfig } = require('../shared/src/config')
+const { loadConfig, childEnv } = require('../shared/src/config')
 const { createLogger } = require('../shared/src/logger')
 const { createLifecycle } = require('../shared/src/lifecycle')
 const { createRuntime } = require('../shared/src/runtime')
@@ -19,9 +19,10 @@ const { startHandlers } = require('../handlers/src/main')
 
 async function main () {
   const t0 = Date.now()
-  const config = loadConfig()
   const say = (m) => console.log(`[switchyard] ${m}`)
-  await stack.up(config, { say })
+  const { dbSocket } = await stack.up(loadConfig(), { say })
+  // The stack's own MariaDB: over its Unix socket unless DB_SOCKET says otherwise.
+  const config = loadConfig(childEnv(dbSocket ? { DB_SOCKET: loadConfig().DB_SOCKET || dbSocket } : {}))
   const logger = createLogger(config, { name: 'switchyard' })
   const lifecycle = createLifecycle({ logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS })
   lifecycle.installSignalHandlers()
@@ -34,7 +35,7 @@ async function main () {
   say(`FSPIOP API   ${url}   (health: ${url}/health)`)
   say(`admin API    ${adminUrl}   (participants, limits, endpoints, funds)`)
   say(`handlers     ${handlers.length ? handlers.join(', ') : 'none'}`)
-  say(`Kafka        ${config.KAFKA_BROKERS.join(',')}   MySQL ${config.DB_HOST}:${config.DB_PORT}/${config.DB_NAME}`)
+  say(`Kafka        ${config.KAFKA_BROKERS.join(',')}   MySQL ${config.DB_SOCKET || `${config.DB_HOST}:${config.DB_PORT}`}/${config.DB_NAME}`)
   say(`try:         curl -s ${url}/health   — and see README.md "Your first transfer"`)
   say('stop with Ctrl-C (the stack keeps running; `npm run stack:down` stops it)')
 }

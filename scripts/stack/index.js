@@ -37,7 +37,9 @@ async function up (config, { say = () => {}, databases = [config.DB_NAME] } = {}
     // Tell the caller what this call started, so it can stop exactly that.
     throw Object.assign(err, { started })
   }
-  return { started, local }
+  // The local MariaDB is reached more cheaply over its socket than over TCP.
+  const dbSocket = local.mariadb ? mariadb.socketPath(paths, local.mariadb.port) : null
+  return { started, local, dbSocket }
 }
 
 /** @param {Readonly<Record<string, any>>} config @param {string} database @param {(m: string) => void} say */

@@ -166,4 +166,7 @@ async function status ({ paths, port }) {
   return { pid, answering, logFile: f.logFile }
 }
 
-module.exports = { up, down, status, sizeBytes }
+/** The local server's Unix socket. @param {import('./paths').StackPaths} paths @param {number} port */
+const socketPath = (paths, port) => files(paths, port).socket
+
+module.exports = { up, down, status, sizeBytes, socketPath }

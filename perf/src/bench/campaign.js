@@ -27,7 +27,9 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
   const t0 = performance.now()
   const snapshot = snapshotTree(root, { from: code })
   say(`code under test: ${code === 'head' ? 'the last commit' : 'the working tree'}, copied to ${snapshot.dir} (digest ${snapshot.digest})`)
-  const { pids: stackPids } = await ensureStack((m) => say(`stack: ${m}`), dbName)
+  const { pids: stackPids, dbSocket } = await ensureStack((m) => say(`stack: ${m}`), dbName)
+  // The switch reaches the local MariaDB over its Unix socket (DB_SOCKET), as npm start does.
+  const socketEnv = dbSocket ? { DB_SOCKET: dbSocket } : {}
   const config = benchConfig()
   const db = createDb({ ...config, DB_POOL_MAX: 2 }, { database: dbName })
   // One campaign per database at a time: a second one would fail the first one's gates and share its CPU.
@@ -50,7 +52,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
     durable: await acc.durableSettings(db),
     database: dbName,
     ledgerBefore: await ledgerSize(db, dbName),
-    settings: { ...profile, configs: Object.fromEntries(profile.configs.map((/** @type {string} */ c) => [c, CONFIGS[c]])) },
+    settings: { ...profile, dbOverSocket: Boolean({ ...socketEnv, ...profile.env }.DB_SOCKET), configs: Object.fromEntries(profile.configs.map((/** @type {string} */ c) => [c, CONFIGS[c]])) },
     nullSwitch: /** @type {any} */ (null),
     runs: /** @type {any[]} */ ([]),
     summary: /** @type {any} */ (null),
@@ -64,7 +66,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
     for (let rep = 1; rep <= profile.reps; rep++) {
       for (const label of profile.configs) {
         say(`run ${rep}/${profile.reps}: ${label} — ${CONFIGS[label].description}`)
-        const run = await benchRun({ label, env: { ...CONFIGS[label].env, ...(profile.env || {}), DB_NAME: dbName }, profile, db, stackPids, dbName, codeDir: snapshot.dir, say })
+        const run = await benchRun({ label, env: { ...socketEnv, ...CONFIGS[label].env, ...(profile.env || {}), DB_NAME: dbName }, profile, db, stackPids, dbName, codeDir: snapshot.dir, say })
         result.runs.push({ rep, ...run })
         if (run.errors.length) result.problems.push(`${label} run ${rep}: ${run.errors[0].split('\n')[0]}`)
       }

@@ -42,9 +42,9 @@ const benchConfig = (overrides = {}) => loadConfig(childEnv({ DB_NAME: BENCH_DB,
 /** Local Kafka and MariaDB (started if not running, never stopped), the bench database migrated. @param {(m: string) => void} say @param {string} [dbName] */
 async function ensureStack (say, dbName = BENCH_DB) {
   const config = benchConfig({ DB_NAME: dbName })
-  await stack.up(config, { databases: [dbName], say })
+  const { dbSocket } = await stack.up(config, { databases: [dbName], say })
   const paths = stackPaths(config)
-  return { config, pids: { kafka: readPid(path.join(paths.kafka, 'kafka.pid')), mariadb: readPid(path.join(paths.mariadb, 'mariadb.pid')) } }
+  return { config, dbSocket, pids: { kafka: readPid(path.join(paths.kafka, 'kafka.pid')), mariadb: readPid(path.join(paths.mariadb, 'mariadb.pid')) } }
 }
 
 /**

@@ -20,8 +20,9 @@ function createDb (config, { database } = {}) {
   return knexFactory({
     client: 'mysql2',
     connection: {
-      host: config.DB_HOST,
-      port: config.DB_PORT,
+      // A server on this machine is cheaper to reach over its Unix socket
+      // than over loopback TCP (each round trip is two socket writes).
+      ...(config.DB_SOCKET ? { socketPath: config.DB_SOCKET } : { host: config.DB_HOST, port: config.DB_PORT }),
       user: config.DB_USER,
       password: config.DB_PASSWORD,
       database: database === null ? undefined : (database || config.DB_NAME),
