@@ -118,4 +118,4 @@ function stagesLine (stages) {
     (gcText ? `; handlers GC (count×mean ms) ${gcText}` : '')
 }
 
-module.exports = { parseStages, scrapeStages, stageDelta, stagesLine }
+module.exports = { parseStages, parseGc, scrapeStages, stageDelta, stagesLine }
