@@ -1,8 +1,8 @@
 'use strict'
 
 // The consumer side: a batch of notification messages becomes one multi-row
-// INSERT of callback rows, claimed by this instance, inside the runner's
-// transaction. Only after the transaction (and the offsets) are committed are
+// INSERT of callback rows, claimed by this instance, sent with the runner's
+// write batch and COMMIT. Only after the transaction (and the offsets) are committed are
 // the callbacks handed to the dispatcher — through `afterCommit` — so nothing
 // is ever delivered that a rollback could undo. Messages that can never be
 // delivered are dead-lettered with the reason, through the runner's outgoing
@@ -12,14 +12,14 @@ const { toJob, invalidToDeadLetter } = require('./message')
 
 /**
  * @param {{ repository: ReturnType<typeof import('./repository').createRepository>,
- *   dispatcher: { enqueue: (jobs: import('./message').Job[]) => void }, deadLetterTopic: string }} deps
+ *   dispatcher: { enqueue: (jobs: import('./message').Job[]) => void }, deadLetterTopic: string, logger: import('pino').Logger }} deps
  */
-function createHandleBatch ({ repository, dispatcher, deadLetterTopic }) {
+function createHandleBatch ({ repository, dispatcher, deadLetterTopic, logger }) {
   /**
-   * @param {{ trx: import('knex').Knex.Transaction }} deps
+   * @param {{ writes: ReturnType<typeof import('@switchyard/shared/db').createWriteBatch> }} deps
    * @param {import('./message').IncomingMessage[]} messages
    */
-  return async function handleBatch ({ trx }, messages) {
+  return async function handleBatch ({ writes }, messages) {
     /** @type {import('./message').Job[]} */
     const jobs = []
     /** @type {import('./message').OutgoingMessage[]} */
@@ -36,8 +36,16 @@ function createHandleBatch ({ repository, dispatcher, deadLetterTopic }) {
       else outgoing.push(invalidToDeadLetter(record, problem, deadLetterTopic))
     }
     if (!jobs.length) return { outgoing }
-    const owned = await repository.insertCallbacks(trx, jobs)
-    return { outgoing, afterCommit: () => dispatcher.enqueue(owned) }
+    const owned = repository.insertCallbacks(writes, jobs)
+    return {
+      outgoing,
+      afterCommit: () => {
+        owned().then((mine) => dispatcher.enqueue(mine), (err) => {
+          // They stay PENDING and claimed with a lease: recovery delivers them when it lapses.
+          logger.warn({ err }, 'could not tell which callbacks are ours; recovery will deliver them')
+        })
+      }
+    }
   }
 }
 

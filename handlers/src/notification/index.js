@@ -65,7 +65,7 @@ function create (runtime) {
   return {
     groupId: `${config.KAFKA_CLIENT_ID}-notification`,
     topics: [topic],
-    handleBatch: createHandleBatch({ repository, dispatcher, deadLetterTopic: dlq })
+    handleBatch: createHandleBatch({ repository, dispatcher, deadLetterTopic: dlq, logger: log })
   }
 }
 

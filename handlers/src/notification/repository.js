@@ -1,5 +1,7 @@
 'use strict'
 
+const { withFoldedTransaction } = require('@switchyard/shared/db')
+
 // The notification handler's SQL. Every statement is multi-row: one INSERT per
 // consumed batch, one INSERT + one UPDATE per write-behind flush, one UPDATE
 // per lease renewal or recovery sweep. Lease times come from the database
@@ -53,28 +55,38 @@ function createRepository (db, { instanceId, leaseMs }) {
    * @param {Job[]} jobs
    * @returns {Promise<Job[]>}
    */
-  async function insertCallbacks (trx, jobs) {
-    // INSERT IGNORE skips duplicate keys; message.js has already checked every
-    // length and type, so there is nothing else for IGNORE to hide.
-    const [result] = await trx.raw(
+  /**
+   * Adds the batch's callback rows, claimed by this instance, to the
+   * transaction's write batch (no round trip of its own). INSERT IGNORE skips
+   * duplicate keys (a notification delivered twice); message.js has already
+   * checked every length and type, so there is nothing else for IGNORE to
+   * hide. Resolves, after the commit, with the jobs that are this instance's
+   * to deliver.
+   * @param {ReturnType<typeof import('@switchyard/shared/db').createWriteBatch>} writes
+   * @param {import('./message').Job[]} jobs
+   * @returns {() => Promise<import('./message').Job[]>} call after the commit
+   */
+  function insertCallbacks (writes, jobs) {
+    let inserted = -1
+    writes.add(
       `INSERT IGNORE INTO callback (callback_id, participant, transfer_id, endpoint_type, method, path, headers, body,
          status, attempts, next_attempt_at, claimed_by, claim_until)
        VALUES ${tuples(jobs.length, "(?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, NOW(3), ?, NOW(3) + INTERVAL ? MICROSECOND)")}`,
       jobs.flatMap((j) => [j.callbackId, j.participant, j.transferId, j.endpointType, j.method, j.path,
-        JSON.stringify(j.headers), j.body, instanceId, leaseMicros]))
-    if (result.affectedRows === jobs.length) return jobs
-    const [rows] = await trx.raw(
-      `SELECT callback_id FROM callback WHERE callback_id IN (${tuples(jobs.length, '?')})
-          AND status = 'PENDING' AND claimed_by = ?`,
-      [...jobs.map((j) => j.callbackId), instanceId])
-    const ours = new Set(rows.map((/** @type {any} */ r) => r.callback_id))
-    return jobs.filter((j) => ours.has(j.callbackId))
+        JSON.stringify(j.headers), j.body, instanceId, leaseMicros]),
+      (result) => { inserted = result.affectedRows })
+    return async () => {
+      if (inserted === jobs.length) return jobs
+      // Some already existed: deliver only those this instance holds.
+      const [rows] = await db.raw(
+        `SELECT callback_id FROM callback WHERE callback_id IN (${tuples(jobs.length, '?')})
+            AND status = 'PENDING' AND claimed_by = ?`,
+        [...jobs.map((j) => j.callbackId), instanceId])
+      const ours = new Set(rows.map((/** @type {any} */ r) => r.callback_id))
+      return jobs.filter((j) => ours.has(j.callbackId))
+    }
   }
 
-  /**
-   * @param {string} participant
-   * @returns {Promise<import('./endpoints').ParticipantEndpoints>}
-   */
   async function loadEndpoints (participant) {
     const [rows] = await db.raw(
       `SELECT e.endpoint_type, e.value FROM participant p
@@ -94,28 +106,33 @@ function createRepository (db, { instanceId, leaseMs }) {
    * @param {{ attempts: import('./write-buffer').AttemptRow[], updates: import('./write-buffer').UpdateRow[] }} batch
    */
   async function writeOutcomes ({ attempts, updates }) {
-    await db.transaction(async (trx) => {
-      if (attempts.length) {
-        await trx.raw(
-          `INSERT INTO callback_attempt (callback_id, attempt, url, status_code, error, duration_ms, created_at)
+    /** @type {{ sql: string, bindings: any[] }[]} */
+    const statements = []
+    if (attempts.length) {
+      statements.push({
+        sql: `INSERT INTO callback_attempt (callback_id, attempt, url, status_code, error, duration_ms, created_at)
            VALUES ${tuples(attempts.length, '(?, ?, ?, ?, ?, ?, ?)')}`,
-          attempts.flatMap((a) => [a.callbackId, a.attempt, a.url, a.statusCode, a.error, a.durationMs, a.at]))
-      }
-      if (updates.length) {
-        const row = 'SELECT ? AS callback_id, ? AS status, ? AS attempts, ? AS last_error, ' +
-          'CAST(? AS DATETIME(3)) AS next_attempt_at, CAST(? AS DATETIME(3)) AS delivered_at'
-        await trx.raw(
-          `UPDATE callback c JOIN (${Array.from(updates, () => row).join(' UNION ALL ')}) u
+        bindings: attempts.flatMap((a) => [a.callbackId, a.attempt, a.url, a.statusCode, a.error, a.durationMs, a.at])
+      })
+    }
+    if (updates.length) {
+      const row = 'SELECT ? AS callback_id, ? AS status, ? AS attempts, ? AS last_error, ' +
+        'CAST(? AS DATETIME(3)) AS next_attempt_at, CAST(? AS DATETIME(3)) AS delivered_at'
+      statements.push({
+        sql: `UPDATE callback c JOIN (${Array.from(updates, () => row).join(' UNION ALL ')}) u
               ON u.callback_id = c.callback_id
              SET c.status = u.status, c.attempts = u.attempts, c.last_error = u.last_error,
                  c.next_attempt_at = COALESCE(u.next_attempt_at, c.next_attempt_at),
                  c.delivered_at = u.delivered_at,
                  c.claim_until = IF(u.status = 'PENDING', NOW(3) + INTERVAL ? MICROSECOND, NULL)
            WHERE c.claimed_by = ?`,
-          [...updates.flatMap((u) => [u.callbackId, u.status, u.attempts, u.lastError, u.nextAttemptAt, u.deliveredAt]),
-            leaseMicros, instanceId])
-      }
-    })
+        bindings: [...updates.flatMap((u) => [u.callbackId, u.status, u.attempts, u.lastError, u.nextAttemptAt, u.deliveredAt]),
+          leaseMicros, instanceId]
+      })
+    }
+    if (!statements.length) return
+    // BEGIN travels with the statements and COMMIT follows: two round trips, not four.
+    await withFoldedTransaction(db, async ({ begin }) => { await begin(statements) })
   }
 
   /**

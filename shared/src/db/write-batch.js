@@ -8,7 +8,7 @@
 // (placeholders escaped by the driver), never spliced into the SQL.
 
 /**
- * @typedef {{ sql: string, bindings: readonly any[] }} Statement
+ * @typedef {{ sql: string, bindings: readonly any[], onResult?: (result: any) => void }} Statement
  */
 
 function createWriteBatch () {
@@ -18,12 +18,13 @@ function createWriteBatch () {
     /**
      * @param {string | import('knex').Knex.QueryBuilder | import('knex').Knex.Raw} query raw SQL or a knex builder
      * @param {readonly any[]} [bindings] for raw SQL
+     * @param {(result: any) => void} [onResult] told the statement's result (e.g. affectedRows) after the flush
      */
-    add (query, bindings = []) {
-      if (typeof query === 'string') statements.push({ sql: query, bindings })
+    add (query, bindings = [], onResult) {
+      if (typeof query === 'string') statements.push({ sql: query, bindings, onResult })
       else {
         const native = query.toSQL().toNative()
-        statements.push({ sql: native.sql, bindings: native.bindings })
+        statements.push({ sql: native.sql, bindings: native.bindings, onResult })
       }
     },
     get size () { return statements.length },
@@ -34,10 +35,12 @@ function createWriteBatch () {
      */
     async flush (trx) {
       if (!statements.length) return
-      const sql = statements.map((s) => s.sql.replace(/;\s*$/, '')).join(';\n')
-      const bindings = statements.flatMap((s) => s.bindings)
-      statements.length = 0
-      await trx.raw(sql, bindings)
+      const sent = statements.splice(0, statements.length)
+      const sql = sent.map((s) => s.sql.replace(/;\s*$/, '')).join(';\n')
+      const bindings = sent.flatMap((s) => s.bindings)
+      const [results] = await trx.raw(sql, bindings)
+      // One statement answers with its result, several with one result each.
+      sent.forEach((s, i) => { if (s.onResult) s.onResult(sent.length === 1 ? results : results[i]) })
     }
   }
 }

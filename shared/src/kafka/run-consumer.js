@@ -24,6 +24,7 @@ const { withFoldedTransaction } = require('../db/folded-transaction')
 const { startStageSpans } = require('../tracing/stage-spans')
 const { context } = require('@opentelemetry/api')
 const { runnerSettings, sleep, backoff, describeClusterId } = require('./runner-settings')
+const { createPacer } = require('./pacer')
 
 /**
  * @typedef {import('./envelope').IncomingMessage} IncomingMessage
@@ -269,6 +270,8 @@ async function runConsumer (opts) {
   const waiting = []
   let inFlight = 0
   let scheduled = false
+  // One record per transaction (the naive baseline) gains nothing from waiting.
+  const pacer = createPacer({ lingerMs: settings.maxBatchSize > 1 ? (settings.lingerMs || 0) : 0 })
 
   /** @param {Chunk} chunk @returns {Promise<void>} */
   function submit (chunk) {
@@ -314,12 +317,15 @@ async function runConsumer (opts) {
   async function applyGroup (chunks) {
     // isRunning and heartbeat are the consumer's, whichever chunk they came with.
     const ctx = chunks[0].ctx
+    const startedAt = Date.now()
     const parts = chunks.map((c) => ({ batch: c.batch, records: c.records }))
     // The transaction runs in the first chunk's batch span, so its SQL spans hang there.
     const results = await context.with(chunks[0].spans.batchContext, () => processParts(parts, ctx))
     const dbDone = Date.now()
     chunks.forEach((c, i) => { c.results = results[i]; c.dbDone = dbDone })
-    if (observer.onTransaction) observer.onTransaction({ stage, records: parts.reduce((n, p) => n + p.records.length, 0), partitions: parts.length })
+    const records = parts.reduce((n, p) => n + p.records.length, 0)
+    pacer.observe(records, startedAt)
+    if (observer.onTransaction) observer.onTransaction({ stage, records, partitions: parts.length })
     if (hooks.afterDbCommit) {
       for (const c of chunks) await hooks.afterDbCommit({ topic: c.batch.topic, partition: c.batch.partition, lastOffset: c.records[c.records.length - 1].offset })
     }
@@ -347,6 +353,10 @@ async function runConsumer (opts) {
         if (isStale() || !isRunning()) return
         await applyChunk(batch, batch.messages.slice(i, i + settings.maxBatchSize), { heartbeat, isRunning, resolveOffset })
       }
+      // kafkajs fetches again once every partition of this fetch is done:
+      // under a steady load, let the next batch gather first (pacer.js).
+      const linger = pacer.lingerMs()
+      if (linger > 0 && isRunning()) await sleep(linger)
     }
   })
 

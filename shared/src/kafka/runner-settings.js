@@ -7,7 +7,7 @@ const MAX_BACKOFF_MS = 10000
 
 /**
  * @typedef {{ maxAttempts: number, backoffMs: number, maxWaitMs: number, maxBytesPerPartition: number,
- *   partitionsConcurrently: number, sessionTimeoutMs: number, maxBatchSize: number, offsetCommitIntervalMs: number }} RunnerSettings
+ *   partitionsConcurrently: number, sessionTimeoutMs: number, maxBatchSize: number, offsetCommitIntervalMs: number, lingerMs: number }} RunnerSettings
  */
 
 /** @param {Readonly<Record<string, any>>} config @returns {RunnerSettings} */
@@ -20,7 +20,8 @@ function runnerSettings (config) {
     partitionsConcurrently: config.KAFKA_PARTITIONS_CONCURRENTLY,
     sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
     maxBatchSize: config.KAFKA_MAX_BATCH_SIZE,
-    offsetCommitIntervalMs: config.KAFKA_OFFSET_COMMIT_INTERVAL_MS
+    offsetCommitIntervalMs: config.KAFKA_OFFSET_COMMIT_INTERVAL_MS,
+    lingerMs: config.KAFKA_LINGER_MS
   }
 }
 
