@@ -20,9 +20,10 @@ const { startHandlers } = require('../handlers/src/main')
 async function main () {
   const t0 = Date.now()
   const say = (m) => console.log(`[switchyard] ${m}`)
-  const { dbSocket } = await stack.up(loadConfig(), { say })
+  const given = loadConfig()
+  const { dbSocket } = await stack.up(given, { say })
   // The stack's own MariaDB: over its Unix socket unless DB_SOCKET says otherwise.
-  const config = loadConfig(childEnv(dbSocket ? { DB_SOCKET: loadConfig().DB_SOCKET || dbSocket } : {}))
+  const config = dbSocket && !given.DB_SOCKET ? loadConfig(childEnv({ DB_SOCKET: dbSocket })) : given
   const logger = createLogger(config, { name: 'switchyard' })
   const lifecycle = createLifecycle({ logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS })
   lifecycle.installSignalHandlers()

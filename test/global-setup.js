@@ -25,7 +25,8 @@ module.exports = async function globalSetup () {
   const say = (m) => console.log(`\n[stack] ${m}`)
   let started
   try {
-    ({ started } = await stack.up(config, { databases: [TEST_DB], say }))
+    // No database here: the test database is dropped and migrated below.
+    ({ started } = await stack.up(config, { databases: [], say }))
   } catch (err) {
     // Jest skips globalTeardown when setup fails: stop what we started here.
     const only = Object.entries(err.started || {}).filter(([, v]) => v).map(([k]) => k)

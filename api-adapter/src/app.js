@@ -18,7 +18,6 @@ const { collectRoutes, openapiRoutes } = require('./openapi')
  * @property {import('pino').Logger} logger
  * @property {() => Promise<{ status: string }>} health
  * @property {ReturnType<typeof import('@switchyard/shared/kafka').createProducer>} [producer]
- * @property {import('knex').Knex} [db]
  * @property {{ scrape: () => Promise<{ contentType: string, body: string }>,
  *   http: { onResponse: import('fastify').onResponseHookHandler } }} [metrics] serves /metrics and times requests
  */

@@ -136,4 +136,4 @@ async function openapiRoutes (app, { routes }) {
   })
 }
 
-module.exports = { collectRoutes, toOpenapiDocument, toOpenapiSchema, openapiRoutes }
+module.exports = { collectRoutes, openapiRoutes }

@@ -18,9 +18,10 @@ function createPublisher (producer) {
   return async function publish (message) {
     if (!producer) throw createFspiopError('SERVICE_CURRENTLY_UNAVAILABLE', 'no message broker is configured')
     // The command continues the request's trace (whose parent is the
-    // participant's own traceparent, if it sent one); the request span is
-    // tagged with the transfer so traces a participant did not continue can
-    // still be joined to it.
+    // participant's own traceparent, if it sent one); the active span (the
+    // route handler's, under @fastify/otel) is tagged with the transfer so
+    // traces a participant did not continue can still be joined to it (the
+    // gap report joins a request span through such a descendant).
     tagTransfer(message.key)
     const wire = toWire({ ...message, headers: { ...message.headers, ...currentTraceHeaders() } })
     try {

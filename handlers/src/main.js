@@ -14,7 +14,7 @@ const { loadConfig } = require('@switchyard/shared/config')
 const { createLogger } = require('@switchyard/shared/logger')
 const { createLifecycle } = require('@switchyard/shared/lifecycle')
 const { createRuntime } = require('@switchyard/shared/runtime')
-const { runConsumer, runnerSettings } = require('@switchyard/shared/kafka')
+const { runConsumer, runnerSettings, topicName } = require('@switchyard/shared/kafka')
 const { HANDLERS, names } = require('./registry')
 const { startHealthServer } = require('./health-server')
 
@@ -41,21 +41,24 @@ async function startHandlers (runtime, requested) {
     const logger = runtime.logger.child({ handler: name })
     const spec = await HANDLERS[name]().create({ ...runtime, logger })
     if (spec.handleBatch) {
+      // A consumer stage is the group `<client id>-<name>` on the topic of its name.
+      const groupId = `${runtime.config.KAFKA_CLIENT_ID}-${name}`
+      const topics = [topicName(runtime.config, /** @type {keyof typeof import('@switchyard/shared/kafka').TOPICS} */ (name))]
       const runner = await runConsumer({
         kafka: runtime.kafka,
         db: runtime.db,
         producer: runtime.producer,
         logger,
-        groupId: spec.groupId,
+        groupId,
         stage: name,
         observer: runtime.observer,
-        topics: spec.topics,
+        topics,
         handleBatch: spec.handleBatch,
         prefetch: spec.prefetch,
-        settings: { ...runnerSettings(runtime.config), ...spec.settings }
+        settings: runnerSettings(runtime.config)
       })
       runtime.lifecycle.add(`${name} consumer`, () => runner.stop())
-      runtime.metrics.watchGroup(spec.groupId, spec.topics)
+      runtime.metrics.watchGroup(groupId, topics)
     } else {
       await spec.start()
       runtime.lifecycle.add(name, () => spec.stop())
@@ -90,4 +93,4 @@ if (require.main === module) {
   })
 }
 
-module.exports = { startHandlers, resolveNames }
+module.exports = { startHandlers }

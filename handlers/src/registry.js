@@ -2,8 +2,9 @@
 
 // Every handler this package can run, by the name used in HANDLERS.
 // A handler module exports `create(runtime)` returning (or resolving to)
-// either a consumer ({ groupId, topics, handleBatch }) run by the shared
-// runner, or a service ({ start, stop }) such as a poller or a dispatcher.
+// either a consumer ({ handleBatch, prefetch? }) run by the shared runner as
+// the group `<KAFKA_CLIENT_ID>-<name>` on the topic of the same name, or a
+// service ({ start, stop }) such as a poller.
 
 /** @type {Record<string, () => { create: (runtime: any) => any }>} */
 const HANDLERS = {

@@ -18,15 +18,9 @@ const { startParticipant, newCondition } = require('./load/participant')
 const { testConfig, unique } = require('../../test/support/config')
 const { waitUntil } = require('../../test/support/wait')
 const { createDb } = require('../../shared/src/db')
+const { COUNTERS, sqlCounters, sqlDelta } = require('./bench/accounting')
 
 const DB_NAME = 'switchyard_perf'
-const COUNTERS = ['Com_select', 'Com_insert', 'Com_update', 'Com_delete', 'Com_commit', 'Com_rollback']
-
-/** @param {import('knex').Knex} db */
-async function counters (db) {
-  const [rows] = await db.raw(`SHOW GLOBAL STATUS WHERE Variable_name IN (${COUNTERS.map(() => '?').join(',')})`, COUNTERS)
-  return Object.fromEntries(rows.map((r) => [r.Variable_name, Number(r.Value)]))
-}
 
 /** @param {{ transfers: number, concurrency: number, batchSize: number }} opts */
 async function measure ({ transfers, concurrency, batchSize }) {
@@ -36,7 +30,7 @@ async function measure ({ transfers, concurrency, batchSize }) {
   await sy.provision(payer)
   await sy.provision(payee)
   const db = createDb(sy.config, { database: null })
-  const before = await counters(db)
+  const before = await sqlCounters(db)
   const started = Date.now()
   const ids = []
   let next = 0
@@ -58,12 +52,13 @@ async function measure ({ transfers, concurrency, batchSize }) {
   // Let the notification handler record its last delivery attempts.
   await new Promise((resolve) => setTimeout(resolve, 500))
   const elapsed = Date.now() - started
-  const after = await counters(db)
+  const after = await sqlCounters(db)
   await db.destroy()
   await sy.stop()
   await payer.close()
   await payee.close()
-  const delta = Object.fromEntries(COUNTERS.map((c) => [c, after[c] - before[c]]))
+  const delta = sqlDelta(before, after, transfers)
+  // Unrounded per-transfer figures: the table prints its own precision.
   const statements = delta.Com_select + delta.Com_insert + delta.Com_update + delta.Com_delete
   return {
     batchSize,

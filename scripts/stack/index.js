@@ -21,6 +21,8 @@ async function up (config, { say = () => {}, databases = [config.DB_NAME] } = {}
   const paths = stackPaths(config)
   const local = localServices(config)
   const started = { kafka: false, mariadb: false }
+  /** The local servers' pids (null for a service not run here). @type {{ kafka: number | null, mariadb: number | null }} */
+  const pids = { kafka: null, mariadb: null }
   try {
     // Start both servers concurrently: Kafka's JVM start-up dominates.
     const results = await Promise.allSettled([
@@ -29,6 +31,8 @@ async function up (config, { say = () => {}, databases = [config.DB_NAME] } = {}
     ])
     started.kafka = results[0].status === 'fulfilled' && Boolean(results[0].value && results[0].value.started)
     started.mariadb = results[1].status === 'fulfilled' && Boolean(results[1].value && results[1].value.started)
+    pids.kafka = (results[0].status === 'fulfilled' && results[0].value && results[0].value.pid) || null
+    pids.mariadb = (results[1].status === 'fulfilled' && results[1].value && results[1].value.pid) || null
     const failed = results.find((r) => r.status === 'rejected')
     if (failed && failed.status === 'rejected') throw failed.reason
     for (const name of databases) await migrate(config, name, say)
@@ -39,7 +43,7 @@ async function up (config, { say = () => {}, databases = [config.DB_NAME] } = {}
   }
   // The local MariaDB is reached more cheaply over its socket than over TCP.
   const dbSocket = local.mariadb ? mariadb.socketPath(paths, local.mariadb.port) : null
-  return { started, local, dbSocket }
+  return { started, local, dbSocket, pids }
 }
 
 /** @param {Readonly<Record<string, any>>} config @param {string} database @param {(m: string) => void} say */

@@ -119,7 +119,7 @@ async function brokerAnswers (port) {
  */
 async function up ({ paths, port, version, heap, say }) {
   const f = files(paths, port)
-  const running = livePid(f.pidFile, MAIN_CLASS)
+  const running = livePid(f.pidFile, [MAIN_CLASS])
   if (running) {
     await waitFor(() => brokerAnswers(port), { what: 'Kafka', timeoutMs: 60000, pid: running, logFile: f.logFile })
     return { pid: running, started: false }
@@ -146,7 +146,7 @@ async function up ({ paths, port, version, heap, say }) {
 /** @param {{ paths: import('./paths').StackPaths, port: number }} opts */
 async function down ({ paths, port }) {
   const f = files(paths, port)
-  const pid = livePid(f.pidFile, MAIN_CLASS)
+  const pid = livePid(f.pidFile, [MAIN_CLASS])
   if (!pid) return false
   await stopPid(pid, 30000)
   fs.rmSync(f.pidFile, { force: true })
@@ -156,7 +156,7 @@ async function down ({ paths, port }) {
 /** @param {{ paths: import('./paths').StackPaths, port: number }} opts */
 async function status ({ paths, port }) {
   const f = files(paths, port)
-  const pid = livePid(f.pidFile, MAIN_CLASS)
+  const pid = livePid(f.pidFile, [MAIN_CLASS])
   const answering = pid ? await brokerAnswers(port).catch(() => false) : false
   return { pid, answering, logFile: f.logFile }
 }

@@ -11,6 +11,8 @@ const crypto = require('node:crypto')
 const { livePid, spawnDaemon, stopPid, waitFor, which, run, isRoot, assertPortFree } = require('./proc')
 
 const SERVER_BINARIES = ['/usr/sbin/mariadbd', '/usr/sbin/mysqld']
+/** What a running server's command line contains, whichever binary it is. */
+const SERVER_MARKERS = ['mariadbd', 'mysqld']
 
 function findServer () {
   return SERVER_BINARIES.find((p) => fs.existsSync(p)) || which('mariadbd')
@@ -88,7 +90,7 @@ const quote = (s) => `'${String(s).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'
  */
 async function up ({ paths, port, bufferPool, user, password, databases, say }) {
   const f = files(paths, port)
-  let pid = livePid(f.pidFile, 'mariadbd') || livePid(f.pidFile, 'mysqld')
+  let pid = livePid(f.pidFile, SERVER_MARKERS)
   const started = !pid
   if (!pid) {
     await assertPortFree(port, 'MariaDB', 'DB_PORT')
@@ -150,7 +152,7 @@ async function up ({ paths, port, bufferPool, user, password, databases, say }) 
 /** @param {{ paths: import('./paths').StackPaths, port: number }} opts */
 async function down ({ paths, port }) {
   const f = files(paths, port)
-  const pid = livePid(f.pidFile, 'mariadbd') || livePid(f.pidFile, 'mysqld')
+  const pid = livePid(f.pidFile, SERVER_MARKERS)
   if (!pid) return false
   await stopPid(pid, 60000)
   fs.rmSync(f.pidFile, { force: true })
@@ -160,7 +162,7 @@ async function down ({ paths, port }) {
 /** @param {{ paths: import('./paths').StackPaths, port: number }} opts */
 async function status ({ paths, port }) {
   const f = files(paths, port)
-  const pid = livePid(f.pidFile, 'mariadbd') || livePid(f.pidFile, 'mysqld')
+  const pid = livePid(f.pidFile, SERVER_MARKERS)
   let answering = false
   if (pid) { try { adminSql(f, 'SELECT 1'); answering = true } catch {} }
   return { pid, answering, logFile: f.logFile }
@@ -169,4 +171,4 @@ async function status ({ paths, port }) {
 /** The local server's Unix socket. @param {import('./paths').StackPaths} paths @param {number} port */
 const socketPath = (paths, port) => files(paths, port).socket
 
-module.exports = { up, down, status, sizeBytes, socketPath }
+module.exports = { up, down, status, socketPath }

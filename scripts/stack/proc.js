@@ -13,16 +13,16 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
  * The pid in `pidFile` if that process is alive and its command line
- * contains `marker`; otherwise undefined (and a stale file is removed).
+ * contains one of `markers`; otherwise undefined (and a stale file is removed).
  * @param {string} pidFile
- * @param {string} marker
+ * @param {string[]} markers
  */
-function livePid (pidFile, marker) {
+function livePid (pidFile, markers) {
   let pid
   try { pid = Number(fs.readFileSync(pidFile, 'utf8').trim()) } catch { return undefined }
   let cmdline = ''
   try { cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ') } catch {}
-  if (pid > 0 && cmdline.includes(marker)) return pid
+  if (pid > 0 && markers.some((m) => cmdline.includes(m))) return pid
   fs.rmSync(pidFile, { force: true })
   return undefined
 }
@@ -130,4 +130,4 @@ function run (cmd, args, opts = {}) {
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0
 
-module.exports = { sleep, livePid, spawnDaemon, isAlive, stopPid, waitFor, tail, canConnect, which, run, isRoot, assertPortFree }
+module.exports = { livePid, spawnDaemon, stopPid, waitFor, which, run, isRoot, assertPortFree }

@@ -5,6 +5,7 @@
 // A process is healthy when its broker and its database both answer.
 
 const { version } = require('../package.json')
+const { settledWithin } = require('./settled-within')
 
 /**
  * @param {{ db: import('knex').Knex, admin: import('kafkajs').Admin, timeoutMs?: number }} deps
@@ -14,15 +15,8 @@ function createHealthCheck ({ db, admin, timeoutMs = 2000 }) {
 
   /** @param {() => Promise<any>} probe */
   async function status (probe) {
-    let timer
-    try {
-      await Promise.race([probe(), new Promise((_resolve, reject) => { timer = setTimeout(() => reject(new Error('timeout')), timeoutMs) })])
-      return 'OK'
-    } catch {
-      return 'DOWN'
-    } finally {
-      clearTimeout(timer)
-    }
+    const outcome = probe().then(() => 'OK', () => 'DOWN')
+    return (await settledWithin(outcome, timeoutMs)) ? outcome : 'DOWN'
   }
 
   return async function check () {

@@ -20,7 +20,7 @@ async function createRuntime ({ config, logger, lifecycle }) {
   const admin = kafka.admin()
   await admin.connect()
   lifecycle.add('kafka admin', () => admin.disconnect())
-  const producer = createProducer({ kafka, logger })
+  const producer = createProducer({ kafka })
   await producer.connect()
   lifecycle.add('kafka producer', () => producer.disconnect())
   const health = createHealthCheck({ db, admin })

@@ -4,9 +4,10 @@
 // transfer left hanging past its expiration.
 
 const { parseAmount, formatAmount } = require('../../shared/src/money')
+const { FINAL } = require('../../handlers/src/common/states')
 const { waitUntil } = require('./wait')
 
-const FINAL = ['COMMITTED', 'ABORTED_REJECTED', 'ABORTED_ERROR', 'EXPIRED_PREPARED', 'EXPIRED_RESERVED', 'INVALID']
+const FINAL_STATES = [...FINAL]
 
 /**
  * Per currency, the non-zero sum of every account's value (participants' positions
@@ -26,7 +27,7 @@ async function ledgerSums (db) {
 /** @param {import('knex').Knex} db @param {string[]} ids */
 async function waitAllFinal (db, ids, timeoutMs = 30000) {
   await waitUntil(async () => {
-    const open = await db('transfer').whereIn('transfer_id', ids).whereNotIn('state', FINAL).count({ n: '*' })
+    const open = await db('transfer').whereIn('transfer_id', ids).whereNotIn('state', FINAL_STATES).count({ n: '*' })
     const stored = await db('transfer').whereIn('transfer_id', ids).count({ n: '*' })
     return Number(open[0].n) === 0 && Number(stored[0].n) === ids.length
   }, { timeoutMs, what: `${ids.length} transfers to reach a final state` })
@@ -35,8 +36,8 @@ async function waitAllFinal (db, ids, timeoutMs = 30000) {
 /** Transfers whose expiration passed more than `graceMs` ago that are still not final. @param {import('knex').Knex} db */
 async function overdueTransfers (db, graceMs = 3000) {
   return db('transfer').select('transfer_id', 'state')
-    .whereNotIn('state', FINAL)
+    .whereNotIn('state', FINAL_STATES)
     .where('expiration', '<', db.raw('CURRENT_TIMESTAMP(3) - INTERVAL ? MICROSECOND', [graceMs * 1000]))
 }
 
-module.exports = { ledgerSums, waitAllFinal, overdueTransfers, FINAL }
+module.exports = { ledgerSums, waitAllFinal, overdueTransfers }

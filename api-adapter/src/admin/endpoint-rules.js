@@ -50,4 +50,4 @@ function checkEndpoint (type, value) {
   return `type ${type} is not an FSPIOP_CALLBACK_URL_* type or a notification e-mail type`
 }
 
-module.exports = { checkEndpoint, checkCallbackUrl }
+module.exports = { checkEndpoint }

@@ -12,7 +12,7 @@ const repo = require('./repository')
 const ledger = require('./ledger-repository')
 const rules = require('./funds-rules')
 const { readPositiveAmount } = require('./amounts')
-const { requireParticipant, requireAccount } = require('./lookups')
+const { requireParticipant, requireAccount, requireAccountByType } = require('./lookups')
 const { conflict, isDuplicateKey } = require('./errors')
 
 /** @typedef {{ db: import('knex').Knex, config: import('@switchyard/shared/config').Config }} FundsDeps */
@@ -96,7 +96,7 @@ function recordFunds ({ db, config }, { name, accountId, body }) {
       const balances = await ledger.lockBalances(trx, [account.account_id, hub.account_id])
       changes = rules.planFundsIn({ amount: request.amount, settlement: balances.get(account.account_id), hubReconciliation: balances.get(hub.account_id) })
     } else {
-      const position = await repo.findAccountByType(trx, participant.participant_id, currency, 'POSITION')
+      const position = await requireAccountByType(trx, participant, currency, 'POSITION')
       const balances = await ledger.lockBalances(trx, [position.account_id, account.account_id])
       changes = rules.planFundsOutReserve({ amount: request.amount, currency, settlement: balances.get(account.account_id), position: balances.get(position.account_id) })
     }

@@ -41,7 +41,6 @@ const money = {
   required: ['amount', 'currency'],
   properties: { amount: amountString, currency }
 }
-const uuid = { type: 'string', format: 'uuid' }
 // Path ids are strings because the validator does not coerce; the route
 // handlers turn them into numbers.
 const accountId = { type: 'string', pattern: '^[1-9][0-9]{0,9}$', description: 'Account id' }
@@ -116,10 +115,8 @@ module.exports = {
   addAdminFormats,
   name,
   currency,
-  amountString,
   amountOrInteger,
   money,
-  uuid,
   isActiveBody,
   dateTime,
   amountOut,

@@ -19,13 +19,33 @@ const SUPPORTED_VERSIONS = Object.freeze(['1.0', '1.1', '2.0'])
 /** @param {string} resource */
 const mediaType = (resource) => `application/vnd\\.interoperability\\.${resource}\\+json`
 
+/** @type {Map<string, { accept: RegExp, contentType: RegExp }>} compiled once per resource */
+const patternsByResource = new Map()
+
+/**
+ * The Accept (one media range) and Content-Type patterns of a resource.
+ * Neither has the g or y flag, so exec() keeps no state between calls.
+ * @param {string} resource
+ */
+function patternsFor (resource) {
+  let patterns = patternsByResource.get(resource)
+  if (!patterns) {
+    patterns = {
+      accept: new RegExp(`^${mediaType(resource)}(?:\\s*;\\s*version\\s*=\\s*(\\d+)(?:\\.(\\d+))?)?$`, 'i'),
+      contentType: new RegExp(`^${mediaType(resource)}\\s*;\\s*version\\s*=\\s*(\\d+)\\.(\\d+)$`, 'i')
+    }
+    patternsByResource.set(resource, patterns)
+  }
+  return patterns
+}
+
 /**
  * @param {string} resource e.g. 'transfers'
  * @param {string} header the Accept header
  * @returns {VersionRange[] | null} the ranges asked for; null if malformed
  */
 function parseAccept (resource, header) {
-  const single = new RegExp(`^${mediaType(resource)}(?:\\s*;\\s*version\\s*=\\s*(\\d+)(?:\\.(\\d+))?)?$`, 'i')
+  const single = patternsFor(resource).accept
   const ranges = []
   for (const part of header.split(',')) {
     const match = single.exec(part.trim())
@@ -44,8 +64,7 @@ function parseAccept (resource, header) {
  * @returns {string | null} the version as "major.minor"; null if malformed
  */
 function parseContentType (resource, header) {
-  const pattern = new RegExp(`^${mediaType(resource)}\\s*;\\s*version\\s*=\\s*(\\d+)\\.(\\d+)$`, 'i')
-  const match = pattern.exec(header.trim())
+  const match = patternsFor(resource).contentType.exec(header.trim())
   return match ? `${Number(match[1])}.${Number(match[2])}` : null
 }
 

@@ -107,11 +107,11 @@ async function fspiopHeaders (app, { resource }) {
   app.addHook('onRequest', async (request) => {
     const schema = /** @type {{ required?: string[] } | undefined} */ (request.routeOptions.schema?.headers)
     if (!schema) return
-    const required = new Set(schema.required)
+    const required = schema.required || []
     const h = /** @type {Record<string, string | undefined>} */ (request.headers)
     // Mojaloop's order: Accept, then Content-Type, then the rest.
-    check.accept(h.accept, required.has('accept'))
-    check.contentType(h['content-type'], required.has('content-type'))
+    check.accept(h.accept, required.includes('accept'))
+    check.contentType(h['content-type'], required.includes('content-type'))
     check.date(h.date)
     check.fspId('FSPIOP-Source', h['fspiop-source'], true)
     check.fspId('FSPIOP-Destination', h['fspiop-destination'], false)

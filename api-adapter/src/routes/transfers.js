@@ -34,21 +34,6 @@ function checkErrorCode (body) {
 }
 
 /**
- * Puts the transfer id on the request's root span (when tracing is on), so a
- * fulfil from a participant that does not continue the trace is still joined
- * to its transfer by the gap report.
- * @param {import('fastify').FastifyRequest} request
- */
-async function tagRequestSpan (request) {
-  const otel = typeof (/** @type {any} */ (request)).opentelemetry === 'function' ? (/** @type {any} */ (request)).opentelemetry() : null
-  if (!otel || !otel.span) return
-  const params = /** @type {{ id?: string }} */ (request.params || {})
-  const body = /** @type {{ transferId?: unknown }} */ (request.body || {})
-  const id = params.id || (typeof body.transferId === 'string' ? body.transferId : undefined)
-  if (id) otel.span.setAttribute('switchyard.transfer_id', id)
-}
-
-/**
  * @param {import('fastify').FastifyInstance} app
  * @param {{ config: import('@switchyard/shared/config').Config,
  *   producer?: ReturnType<typeof import('@switchyard/shared/kafka').createProducer> }} opts
@@ -56,7 +41,6 @@ async function tagRequestSpan (request) {
 async function transferRoutes (app, { config, producer }) {
   await app.register(fspiopHeaders, { resource: schemas.RESOURCE })
   const publish = createPublisher(producer)
-  app.addHook('preHandler', tagRequestSpan)
 
   app.post('/transfers', { schema: schemas.postTransfers }, async (request, reply) => {
     const body = /** @type {TransfersPostRequest} */ (request.body)

@@ -7,7 +7,7 @@
 
 const { fspiopHeadersSchema } = require('../plugins/fspiop-headers')
 const {
-  CorrelationId, FspId, Money, IlpPacket, IlpCondition, IlpFulfilment, DateTime, ExtensionList, ErrorInformation
+  CorrelationId, FspId, Money, IlpPacket, IlpCondition, IlpFulfilment, DateTime, ExtensionList
 } = require('./fspiop')
 
 const RESOURCE = 'transfers'
@@ -47,14 +47,6 @@ const TransfersIDPutResponse = {
   }
 }
 
-const ErrorInformationObject = {
-  title: 'ErrorInformationObject',
-  type: 'object',
-  additionalProperties: false,
-  required: ['errorInformation'],
-  properties: { errorInformation: ErrorInformation }
-}
-
 const idParams = { type: 'object', required: ['id'], properties: { id: CorrelationId } }
 const errors = { '4xx': { $ref: 'ErrorInformationResponse#' }, '5xx': { $ref: 'ErrorInformationResponse#' } }
 const empty = (/** @type {string} */ description) => ({ description, type: 'null' })
@@ -85,7 +77,8 @@ const putTransferError = {
   consumes: [MEDIA_TYPE],
   params: idParams,
   headers: fspiopHeadersSchema(RESOURCE, { contentType: true }),
-  body: ErrorInformationObject,
+  // The same body as every error answer (schemas/fspiop.js, registered by app.js).
+  body: { $ref: 'ErrorInformationResponse#' },
   response: { 200: empty('OK: the error is durably queued'), ...errors }
 }
 

@@ -111,4 +111,4 @@ function currentState (config, { to, from, transfer, trace }) {
   return transferState(config, { to, from, transferId: transfer.transfer_id, body: stateBody(transfer), trace })
 }
 
-module.exports = { ENDPOINT, callbackHeaders, forwardPrepare, transferState, transferError, stateBody, currentState }
+module.exports = { forwardPrepare, transferState, transferError, stateBody, currentState }

@@ -30,6 +30,14 @@ function transfersQuery (ids, { lock = false } = {}) {
   }
 }
 
+/**
+ * The transfers a batch of commands names (`value.transferId`), locked: a
+ * handler's prefetch.
+ * @param {{ value: any }[]} records
+ */
+const lockedTransfersOf = (records) =>
+  transfersQuery([...new Set(records.map((r) => r.value && r.value.transferId).filter((id) => typeof id === 'string'))], { lock: true })
+
 /** @param {TransferRow[]} rows @returns {Map<string, TransferRow>} */
 const toTransferMap = (rows) => new Map(rows.map((r) => [r.transfer_id, r]))
 
@@ -39,11 +47,10 @@ const toTransferMap = (rows) => new Map(rows.map((r) => [r.transfer_id, r]))
  * @param {{ lock?: boolean }} [opts] lock: SELECT … FOR UPDATE
  * @returns {Promise<Map<string, TransferRow>>}
  */
-async function findTransfers (trx, ids, { lock = false } = {}) {
+async function findTransfers (trx, ids, opts) {
   if (!ids.length) return new Map()
-  const q = trx('transfer').select(TRANSFER_COLUMNS).whereIn('transfer_id', ids)
-  const rows = lock ? await q.forUpdate() : await q
-  return new Map(rows.map((r) => [r.transfer_id, r]))
+  const { sql, bindings } = transfersQuery(ids, opts)
+  return toTransferMap((await trx.raw(sql, bindings))[0])
 }
 
 /**
@@ -83,4 +90,4 @@ function insertStateChanges (trx, writes, rows) {
   writes.add(trx('transfer_state_change').insert(rows.map((r) => ({ transfer_id: r.transfer_id, state: r.state, reason: r.reason ? r.reason.slice(0, 512) : null }))))
 }
 
-module.exports = { TRANSFER_COLUMNS, findTransfers, transfersQuery, toTransferMap, updateTransfers, insertStateChanges }
+module.exports = { findTransfers, transfersQuery, lockedTransfersOf, toTransferMap, updateTransfers, insertStateChanges }

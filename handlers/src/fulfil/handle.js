@@ -5,7 +5,7 @@
 
 const { traceHeaders } = require('@switchyard/shared/kafka')
 const { requestHash } = require('../common/hash')
-const { transfersQuery, toTransferMap, updateTransfers, insertStateChanges } = require('../common/transfer-repository')
+const { lockedTransfersOf, toTransferMap, updateTransfers, insertStateChanges } = require('../common/transfer-repository')
 const { planFulfils } = require('./plan')
 
 const TYPES = new Set(['fulfil', 'error', 'get'])
@@ -50,8 +50,7 @@ function createFulfilHandler ({ config }) {
  * @param {import('../../../shared/src/kafka/envelope').IncomingMessage[]} records
  */
 function fulfilPrefetch (records) {
-  const ids = [...new Set(records.map((r) => r.value && r.value.transferId).filter((id) => typeof id === 'string'))]
-  return [transfersQuery(ids, { lock: true })]
+  return [lockedTransfersOf(records)]
 }
 
 module.exports = { createFulfilHandler, fulfilPrefetch }

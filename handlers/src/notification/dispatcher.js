@@ -17,7 +17,8 @@ const { failedToDeadLetter } = require('./message')
 const { describeError, callbackOutcome } = require('./deliver')
 
 /** @typedef {import('./message').Job} Job */
-const NO_METRICS = { attempt () {}, failed () {} }
+const { NO_CALLBACK_METRICS } = require('@switchyard/shared/metrics')
+const { settledWithin } = require('@switchyard/shared/settled-within')
 
 /**
  * @param {{ config: import('@switchyard/shared/config').Config, logger: import('pino').Logger,
@@ -28,7 +29,7 @@ const NO_METRICS = { attempt () {}, failed () {} }
  *   deadLetterTopic: string, callbacks?: { attempt: (outcome: string, seconds: number) => void, failed: () => void } }} deps
  *   `callbacks` (metrics) hears each attempt's outcome and duration, and each callback that failed
  */
-function createDispatcher ({ config, logger, endpoints, http, writer, producer, deadLetterTopic, callbacks = NO_METRICS }) {
+function createDispatcher ({ config, logger, endpoints, http, writer, producer, deadLetterTopic, callbacks = NO_CALLBACK_METRICS }) {
   const limits = { baseMs: config.CALLBACK_BACKOFF_MS, maxMs: config.CALLBACK_MAX_BACKOFF_MS }
   const maxAttempts = config.CALLBACK_MAX_ATTEMPTS
   const concurrency = config.CALLBACK_CONCURRENCY
@@ -169,7 +170,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     stopping = true
     for (const t of timers.values()) clearTimeout(t)
     timers.clear()
-    if (running.size && !(await settledWithin([...running], drainMs))) {
+    if (running.size && !(await settledWithin(Promise.allSettled([...running]), drainMs))) {
       logger.warn({ inFlight: running.size }, 'aborting callbacks still in flight at shutdown')
       aborting = true
       await http.destroy()
@@ -184,18 +185,6 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     stop,
     heldIds: () => [...held.keys()],
     size: () => held.size
-  }
-}
-
-/** @param {Promise<any>[]} promises @param {number} ms */
-async function settledWithin (promises, ms) {
-  /** @type {NodeJS.Timeout | undefined} */
-  let timer
-  const timeout = new Promise((resolve) => { timer = setTimeout(() => resolve(false), ms) })
-  try {
-    return await Promise.race([Promise.allSettled(promises).then(() => true), timeout])
-  } finally {
-    clearTimeout(timer)
   }
 }
 

@@ -8,6 +8,7 @@
 // delivered are dead-lettered with the reason, through the runner's outgoing
 // messages (stored with the batch, so a redelivery re-emits rather than repeats).
 
+const { traceHeaders } = require('@switchyard/shared/kafka')
 const { toJob, invalidToDeadLetter } = require('./message')
 
 /**
@@ -28,10 +29,7 @@ function createHandleBatch ({ repository, dispatcher, deadLetterTopic, logger })
       const { job, problem } = toJob(record)
       // The stage span's trace context travels with the callback, so its
       // delivery (later, maybe by another replica) joins the transfer's trace.
-      if (job && record.headers.traceparent) {
-        job.headers.traceparent = record.headers.traceparent
-        if (record.headers.tracestate) job.headers.tracestate = record.headers.tracestate
-      }
+      if (job) Object.assign(job.headers, traceHeaders(record))
       if (job) jobs.push(job)
       else outgoing.push(invalidToDeadLetter(record, problem, deadLetterTopic))
     }

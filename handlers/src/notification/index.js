@@ -63,8 +63,6 @@ function create (runtime) {
   recovery.start()
 
   return {
-    groupId: `${config.KAFKA_CLIENT_ID}-notification`,
-    topics: [topic],
     handleBatch: createHandleBatch({ repository, dispatcher, deadLetterTopic: dlq, logger: log })
   }
 }

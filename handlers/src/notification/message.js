@@ -3,7 +3,7 @@
 // The notification message (docs/transfers.md) as a callback to deliver, and
 // the dead-letter records this handler writes. Pure functions.
 
-const { toDeadLetter } = require('../../../shared/src/kafka/dead-letter')
+const { toDeadLetter } = require('@switchyard/shared/kafka')
 
 const METHODS = new Set(['POST', 'PUT', 'PATCH'])
 // Column sizes of the `callback` table: checked here so that a bad message is
@@ -98,4 +98,4 @@ function failedToDeadLetter (job, topic) {
   }
 }
 
-module.exports = { toJob, invalidToDeadLetter, failedToDeadLetter, MAX }
+module.exports = { toJob, invalidToDeadLetter, failedToDeadLetter }

@@ -47,21 +47,14 @@ function createRepository (db, { instanceId, leaseMs }) {
   const leaseMicros = leaseMs * 1000
 
   /**
-   * Stores a batch's callbacks, claimed by this instance. Returns the jobs to
-   * deliver: normally all of them. An id that already existed (the runner
-   * already skips redeliveries; this is the second guard) adds no row, and
-   * the job is delivered only if the existing row is still pending and ours.
-   * @param {import('knex').Knex.Transaction} trx
-   * @param {Job[]} jobs
-   * @returns {Promise<Job[]>}
-   */
-  /**
    * Adds the batch's callback rows, claimed by this instance, to the
    * transaction's write batch (no round trip of its own). INSERT IGNORE skips
    * duplicate keys (a notification delivered twice); message.js has already
    * checked every length and type, so there is nothing else for IGNORE to
    * hide. Resolves, after the commit, with the jobs that are this instance's
-   * to deliver.
+   * to deliver: normally all of them; an id that already existed (the runner
+   * already skips redeliveries; this is the second guard) is delivered only
+   * if the existing row is still pending and ours.
    * @param {ReturnType<typeof import('@switchyard/shared/db').createWriteBatch>} writes
    * @param {import('./message').Job[]} jobs
    * @returns {() => Promise<import('./message').Job[]>} call after the commit

@@ -6,8 +6,7 @@
 // the transfer's trace (the payee's fulfil then joins it).
 
 const { trace, propagation, SpanKind, SpanStatusCode, ROOT_CONTEXT } = require('@opentelemetry/api')
-
-const TRACE_HEADERS = ['traceparent', 'tracestate']
+const { TRACE_HEADERS } = require('@switchyard/shared/kafka')
 
 /**
  * @template T

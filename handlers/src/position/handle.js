@@ -5,7 +5,7 @@
 // applied in message order, then one statement per table.
 
 const { traceHeaders } = require('@switchyard/shared/kafka')
-const { transfersQuery, toTransferMap, updateTransfers, insertStateChanges } = require('../common/transfer-repository')
+const { lockedTransfersOf, toTransferMap, updateTransfers, insertStateChanges } = require('../common/transfer-repository')
 const { accountsQuery, toAccounts, lockAccounts, saveAccountValues, insertPositionChanges } = require('./repository')
 const { applyPositionCommands } = require('./calculate')
 
@@ -60,9 +60,8 @@ function createPositionHandler ({ config, now = Date.now }) {
  * @param {import('../../../shared/src/kafka/envelope').IncomingMessage[]} records
  */
 function positionPrefetch (records) {
-  const ids = [...new Set(records.map((r) => r.value && r.value.transferId).filter((id) => typeof id === 'string'))]
   const accountIds = [...new Set(records.map((r) => r.value && Number(r.value.accountId)).filter((id) => Number.isInteger(id)))].sort((a, b) => a - b)
-  return [transfersQuery(ids, { lock: true }), accountsQuery(accountIds)]
+  return [lockedTransfersOf(records), accountsQuery(accountIds)]
 }
 
 module.exports = { createPositionHandler, positionPrefetch }

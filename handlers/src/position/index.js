@@ -1,16 +1,13 @@
 'use strict'
 
-const { topicName } = require('@switchyard/shared/kafka')
 const { createPositionHandler, positionPrefetch } = require('./handle')
 
-/** @param {{ config: import('@switchyard/shared/config').Config }} runtime */
+/**
+ * Wiring: the position consumer (group and topic named after it, handlers/src/main.js).
+ * @param {{ config: import('@switchyard/shared/config').Config }} runtime
+ */
 function create ({ config }) {
-  return {
-    groupId: `${config.KAFKA_CLIENT_ID}-position`,
-    topics: [topicName(config, 'position')],
-    handleBatch: createPositionHandler({ config }),
-    prefetch: positionPrefetch
-  }
+  return { handleBatch: createPositionHandler({ config }), prefetch: positionPrefetch }
 }
 
 module.exports = { create }

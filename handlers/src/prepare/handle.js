@@ -4,14 +4,13 @@
 // multi-row INSERT of transfers (valid ones RECEIVED_PREPARE, the rest
 // INVALID with their error), reserve commands keyed by the payer's account,
 // and error callbacks. Duplicates are ruled out by the bloom filter first and
-// the database second.
+// the database second. A batch is two round trips: its reads with BEGIN, its
+// writes with COMMIT.
 
 const { traceHeaders } = require('@switchyard/shared/kafka')
 const { requestHash } = require('../common/hash')
-const { FINAL } = require('../common/states')
-const notify = require('../common/notify')
-const { findTransfers, insertStateChanges } = require('../common/transfer-repository')
-const { participantsQuery, toParticipants, insertTransfers, addPendingResend } = require('./repository')
+const { transfersQuery, toTransferMap, updateTransfers, insertStateChanges } = require('../common/transfer-repository')
+const { participantsQuery, toParticipants } = require('./repository')
 const { planPrepares } = require('./plan')
 
 /** @param {import('../../../shared/src/kafka/envelope').IncomingMessage} record */
@@ -26,54 +25,55 @@ function toCommand (record) {
 /**
  * @param {{ config: import('@switchyard/shared/config').Config, idFilter: ReturnType<typeof import('@switchyard/shared/dedupe').createIdFilter>,
  *   now?: () => number }} deps
- * @returns {import('../../../shared/src/kafka/run-consumer').HandleBatch}
+ * @returns {{ handleBatch: import('../../../shared/src/kafka/run-consumer').HandleBatch,
+ *   prefetch: (records: import('../../../shared/src/kafka/envelope').IncomingMessage[]) => { sql: string, bindings: readonly any[] }[] }}
  */
 function createPrepareHandler ({ config, idFilter, now = Date.now }) {
-  return async ({ trx, writes, prefetched }, records) => {
-    const commands = records.map(toCommand)
-    const ids = [...new Set(commands.map((c) => c.transferId))]
-    // Read with BEGIN (preparePrefetch).
-    const participants = toParticipants(prefetched[0])
-    const nowMs = now()
-    // Only ids the filter may have seen are looked up.
-    let existing = await findTransfers(trx, ids.filter((id) => idFilter.mightContain(id)))
-    let plan = planPrepares({ config, commands, existing, participants, nowMs })
-    try {
-      await insertTransfers(trx, plan.rows)
-    } catch (err) {
-      if (err.code !== 'ER_DUP_ENTRY') throw err
-      // An id the filter did not know (another replica's partition before a
-      // rebalance, or older than the filter): decide again knowing every id.
-      existing = await findTransfers(trx, ids)
-      plan = planPrepares({ config, commands, existing, participants, nowMs })
-      await insertTransfers(trx, plan.rows)
+  return {
+    /**
+     * Read with BEGIN in the transaction's first round trip: the participants
+     * the batch names, and — locked — the transfers whose ids the filter may
+     * have seen (the only ones that can be duplicates).
+     */
+    prefetch (records) {
+      const names = new Set()
+      const maybeSeen = new Set()
+      for (const r of records) {
+        const v = r.value
+        const p = v && v.payload
+        if (p && typeof p.payerFsp === 'string') names.add(p.payerFsp)
+        if (p && typeof p.payeeFsp === 'string') names.add(p.payeeFsp)
+        if (v && typeof v.transferId === 'string' && idFilter.mightContain(v.transferId)) maybeSeen.add(v.transferId)
+      }
+      return [participantsQuery([...names]), transfersQuery([...maybeSeen], { lock: true })]
+    },
+
+    async handleBatch ({ trx, writes, prefetched }, records) {
+      const commands = records.map(toCommand)
+      const participants = toParticipants(prefetched[0])
+      const existing = toTransferMap(prefetched[1])
+      const plan = planPrepares({ config, commands, existing, participants, nowMs: now() })
+      // New rows go with the COMMIT. An id the filter did not know (another
+      // replica's partition before a rebalance, or older than the filter)
+      // fails the INSERT and the runner retries the batch; the filter knows
+      // every id of it by then, so the retry reads that row and answers a
+      // duplicate.
+      if (plan.rows.length) writes.add(trx('transfer').insert(plan.rows))
+      insertStateChanges(trx, writes, plan.stateChanges)
+      // Duplicates of transfers still in flight (their rows are locked since
+      // BEGIN, so still in flight): answered when they reach a final state.
+      /** @type {Map<string, Record<string, any>>} */
+      const resends = new Map()
+      for (const p of plan.pending) {
+        const t = /** @type {import('../common/transfer-repository').TransferRow} */ (existing.get(p.transferId))
+        t.pending_payer_resends++
+        resends.set(p.transferId, { pending_payer_resends: t.pending_payer_resends })
+      }
+      updateTransfers(writes, resends)
+      for (const c of commands) idFilter.add(c.transferId)
+      return { outgoing: plan.outgoing }
     }
-    insertStateChanges(trx, writes, plan.stateChanges)
-    const outgoing = plan.outgoing
-    for (const p of plan.pending) {
-      if (await addPendingResend(trx, p.transferId, 'pending_payer_resends', [...FINAL])) continue
-      // It became final meanwhile: answer now.
-      const transfer = (await findTransfers(trx, [p.transferId])).get(p.transferId)
-      outgoing.push(notify.currentState(config, { to: p.to, from: config.HUB_NAME, transfer, trace: p.trace }))
-    }
-    for (const id of ids) idFilter.add(id)
-    return { outgoing }
   }
 }
 
-/**
- * Read with BEGIN in the transaction's first round trip: the participants
- * the batch names.
- * @param {import('../../../shared/src/kafka/envelope').IncomingMessage[]} records
- */
-function preparePrefetch (records) {
-  const names = new Set()
-  for (const r of records) {
-    const p = r.value && r.value.payload
-    if (p && typeof p.payerFsp === 'string') names.add(p.payerFsp)
-    if (p && typeof p.payeeFsp === 'string') names.add(p.payeeFsp)
-  }
-  return [participantsQuery([...names])]
-}
-
-module.exports = { createPrepareHandler, preparePrefetch }
+module.exports = { createPrepareHandler }

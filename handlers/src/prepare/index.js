@@ -1,8 +1,7 @@
 'use strict'
 
-const { topicName } = require('@switchyard/shared/kafka')
 const { createIdFilter } = require('@switchyard/shared/dedupe')
-const { createPrepareHandler, preparePrefetch } = require('./handle')
+const { createPrepareHandler } = require('./handle')
 const { recentTransferIds } = require('./repository')
 
 /**
@@ -15,10 +14,7 @@ async function create ({ config, db, logger }) {
   for (const id of ids) idFilter.add(id)
   logger.info({ warmed: ids.length }, 'duplicate filter ready')
   return {
-    groupId: `${config.KAFKA_CLIENT_ID}-prepare`,
-    topics: [topicName(config, 'prepare')],
-    handleBatch: createPrepareHandler({ config, idFilter }),
-    prefetch: preparePrefetch
+    ...createPrepareHandler({ config, idFilter })
   }
 }
 

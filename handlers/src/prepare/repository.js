@@ -32,31 +32,6 @@ function toParticipants (rows) {
 }
 
 /**
- * One multi-row INSERT for every new transfer of the batch.
- * @param {import('knex').Knex.Transaction} trx
- * @param {Record<string, any>[]} rows
- */
-async function insertTransfers (trx, rows) {
-  if (rows.length) await trx('transfer').insert(rows)
-}
-
-/**
- * A duplicate of a transfer still in flight: remember to answer it when the
- * transfer reaches a final state. Returns false when it already has (the
- * caller then answers at once). Rare, so one statement per duplicate.
- * @param {import('knex').Knex.Transaction} trx
- * @param {string} transferId
- * @param {'pending_payer_resends' | 'pending_payee_resends'} column
- * @param {string[]} finalStates
- */
-async function addPendingResend (trx, transferId, column, finalStates) {
-  const [result] = await trx.raw(
-    `UPDATE transfer SET ${column} = ${column} + 1 WHERE transfer_id = ? AND state NOT IN (${finalStates.map(() => '?').join(',')})`,
-    [transferId, ...finalStates])
-  return result.affectedRows === 1
-}
-
-/**
  * Recent ids for the bloom filter at start-up.
  * @param {import('knex').Knex} db
  * @param {{ hours: number, limit: number }} opts
@@ -68,4 +43,4 @@ async function recentTransferIds (db, { hours, limit }) {
   return rows.map((r) => r.transfer_id)
 }
 
-module.exports = { participantsQuery, toParticipants, insertTransfers, addPendingResend, recentTransferIds }
+module.exports = { participantsQuery, toParticipants, recentTransferIds }

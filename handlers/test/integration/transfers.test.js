@@ -9,6 +9,7 @@ const { startSwitchyard, prepareBody } = require('../../../test/support/switchya
 const { startParticipant, newCondition } = require('../../../perf/src/load/participant')
 const { ledgerSums, waitAllFinal, overdueTransfers } = require('../../../test/support/ledger')
 const { unique } = require('../../../test/support/config')
+const { requestHash } = require('../../src/common/hash')
 
 let sy
 let sumsBefore
@@ -137,6 +138,28 @@ test('a duplicate prepare while the transfer is in flight is answered once the t
   expect(res.status).toBe(200)
   await waitForCount(payer, put(id), 2)
   expect(payer.received.filter(put(id)).map((r) => r.body.transferState)).toEqual(['COMMITTED', 'COMMITTED'])
+})
+
+test('a duplicate of a transfer the duplicate filter never saw (stored by another replica, or before its window) still gets the final state', async () => {
+  const parties = await pair()
+  const { payer, payee } = parties
+  const { prepare, id } = await send(parties)
+  await payer.waitFor(put(id), 'PUT COMMITTED')
+  // A committed transfer this process's filter has never seen: the stored
+  // row of the first, under a new id and that body's hash.
+  const again = { ...prepare, transferId: crypto.randomUUID() }
+  const row = await sy.db('transfer').where({ transfer_id: id }).first()
+  delete row.created_at
+  delete row.updated_at
+  await sy.db('transfer').insert({ ...row, transfer_id: again.transferId, request_hash: requestHash(again) })
+  transferIds.push(again.transferId)
+
+  const res = await sy.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body: again })
+  expect(res.status).toBe(202)
+  const answer = await payer.waitFor(put(again.transferId), 'the stored final state')
+  expect(answer.body.transferState).toBe('COMMITTED')
+  expect(payee.received.filter((r) => r.method === 'POST' && r.body && r.body.transferId === again.transferId)).toEqual([])
+  expect(await sy.position(payer.name)).toBe('100')
 })
 
 /** @param {() => Promise<boolean>} check */

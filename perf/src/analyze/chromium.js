@@ -85,4 +85,4 @@ async function screenshot (binary, file, png, { userDataDir, width = 1400, heigh
   return png
 }
 
-module.exports = { ensureChromium, dumpDom, screenshot, run, CHROMIUM, HEADLESS_FLAGS }
+module.exports = { ensureChromium, dumpDom, screenshot, run, CHROMIUM }

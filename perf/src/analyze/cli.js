@@ -78,4 +78,4 @@ if (require.main === module) {
   })
 }
 
-module.exports = { main, USAGE }
+module.exports = { main }

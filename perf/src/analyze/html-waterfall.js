@@ -58,4 +58,4 @@ ${rows.join('\n')}
 </section>`
 }
 
-module.exports = { waterfall, tickStep }
+module.exports = { waterfall }

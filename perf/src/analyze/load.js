@@ -107,8 +107,11 @@ async function loadSpans (inputs) {
       else duplicates++
     }
   }
-  return { files, lines, spans, malformed, duplicates }
+  // The spans by trace and span id, for indexSpans: built once.
+  return { files, lines, spans, malformed, duplicates, spanMap: seen }
 }
+
+/** @typedef {ReturnType<typeof createSpanMap>} SpanMap */
 
 /** Spans by trace id, then span id: no key strings to build for millions of spans. */
 function createSpanMap () {
@@ -133,9 +136,10 @@ function createSpanMap () {
  * parents are found by trace and span id; `bySpanId` serves the references
  * that carry a span id alone (`switchyard.batch.span_id`).
  * @param {Span[]} spans
+ * @param {SpanMap} [spanMap] exactly these spans by trace and span id (loadSpans builds it); built here if not given
  */
-function indexSpans (spans) {
-  const all = createSpanMap()
+function indexSpans (spans, spanMap) {
+  const all = spanMap || createSpanMap()
   /** @type {Map<string, Span>} */
   const bySpanId = new Map()
   /** @type {Map<Span, Span[]>} */
@@ -143,7 +147,7 @@ function indexSpans (spans) {
   /** @type {Map<Span, Span>} */
   const parents = new Map()
   for (const s of spans) {
-    all.add(s)
+    if (!spanMap) all.add(s)
     bySpanId.set(s.spanId, s)
   }
   for (const s of spans) {

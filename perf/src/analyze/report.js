@@ -8,11 +8,11 @@ const { toTransfers } = require('./transfers')
 const { toStats } = require('./stats')
 
 /**
- * @param {Awaited<ReturnType<typeof import('./load').loadSpans>>} loaded
+ * @param {Omit<Awaited<ReturnType<typeof import('./load').loadSpans>>, 'spanMap'> & { spanMap?: import('./load').SpanMap }} loaded
  * @param {{ top: number, transferIds?: string[] }} opts
  */
 function buildReport (loaded, { top, transferIds = [] }) {
-  const { transfers, sql, unassigned } = toTransfers(loaded.spans)
+  const { transfers, sql, unassigned } = toTransfers(loaded.spans, loaded.spanMap)
   const stats = toStats(transfers, { top })
   const byId = new Map(transfers.map((t) => [t.id, t]))
   const missing = transferIds.filter((id) => !byId.has(id))

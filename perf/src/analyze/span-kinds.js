@@ -85,4 +85,4 @@ function describe (s, transferId) {
   return { kind: 'api', label: `API ${methodOf(s)} ${routeOf(s, transferId)}`, stage: 'api', detail: status !== undefined ? `HTTP ${status}` : '' }
 }
 
-module.exports = { attr, transferIdOf, transferIdInPath, isApi, isStage, isCallback, isBatch, isSql, isEvent, describe }
+module.exports = { attr, transferIdOf, transferIdInPath, isApi, isBatch, isSql, isEvent, describe }

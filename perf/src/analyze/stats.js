@@ -117,4 +117,4 @@ function toStats (transfers, { top }) {
   return { summary: summarize(transfers), stages: perStage(transfers), largestGaps: largestGaps(transfers, top), slowest: slowest(transfers, top) }
 }
 
-module.exports = { percentile, distribution, summarize, perStage, largestGaps, slowest, toStats }
+module.exports = { percentile, distribution, largestGaps, slowest, toStats }

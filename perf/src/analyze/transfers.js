@@ -16,10 +16,11 @@ const MAX_SEARCH = 64
 
 /**
  * @param {Span[]} spans
+ * @param {import('./load').SpanMap} [spanMap] these spans by trace and span id, when already built (loadSpans)
  * @returns {{ transfers: Transfer[], sql: ReturnType<typeof createSqlAttribution>['totals'], unassigned: number }}
  */
-function toTransfers (spans) {
-  const index = indexSpans(spans)
+function toTransfers (spans, spanMap) {
+  const index = indexSpans(spans, spanMap)
   const { sqlOf, totals } = createSqlAttribution(spans, index)
   const transferOfApi = createApiResolver(spans, index)
 

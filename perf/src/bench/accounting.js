@@ -7,6 +7,7 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const { execFileSync } = require('node:child_process')
+const { round } = require('./schedule')
 
 const COUNTERS = ['Com_select', 'Com_insert', 'Com_update', 'Com_delete', 'Com_commit', 'Com_rollback']
 
@@ -36,11 +37,6 @@ function machineCpuMs () {
   const [user, nice, system, idle, iowait, irq, softirq, steal] = line
   const tick = 1000 / clockTicks()
   return { busy: (user + nice + system + irq + softirq + steal) * tick, steal: steal * tick, total: (user + nice + system + idle + iowait + irq + softirq + steal) * tick }
-}
-
-/** @param {string} file */
-function readPid (file) {
-  try { return Number(fs.readFileSync(file, 'utf8').trim()) || null } catch { return null }
 }
 
 /**
@@ -117,8 +113,13 @@ async function otherDbClients (db, ownDb) {
   return rows.map((r) => `${r.db} (${r.n})`)
 }
 
-/** @param {Record<string, number>} a @param {Record<string, number>} b @param {number} transfers */
+/**
+ * Each counter's delta, and statementsPerTransfer and commitsPerTransfer (null without transfers).
+ * @param {Record<string, number>} a @param {Record<string, number>} b @param {number} transfers
+ * @returns {Record<string, number> & { statementsPerTransfer: number | null, commitsPerTransfer: number | null }}
+ */
 function sqlDelta (a, b, transfers) {
+  /** @type {Record<string, number>} */
   const d = Object.fromEntries(COUNTERS.map((c) => [c, b[c] - a[c]]))
   const statements = d.Com_select + d.Com_insert + d.Com_update + d.Com_delete
   return {
@@ -133,12 +134,10 @@ function sqlDelta (a, b, transfers) {
  * @param {import('kafkajs').Admin} admin @param {string[]} topics
  */
 async function topicMessages (admin, topics) {
+  const offsets = await Promise.all(topics.map((topic) => admin.fetchTopicOffsets(topic)))
   /** @type {Record<string, number>} */
   const out = {}
-  for (const topic of topics) {
-    const offsets = await admin.fetchTopicOffsets(topic)
-    out[topic] = offsets.reduce((n, p) => n + Number(p.high), 0)
-  }
+  topics.forEach((topic, i) => { out[topic] = offsets[i].reduce((n, p) => n + Number(p.high), 0) })
   return out
 }
 
@@ -187,7 +186,4 @@ function machineInfo (root) {
   }
 }
 
-/** @param {number} v @param {number} [d] */
-function round (v, d = 2) { const f = 10 ** d; return Math.round(v * f) / f }
-
-module.exports = { cpuSnapshot, cpuDelta, waitForQuiet, processCpuMs, readPid, sqlCounters, sqlDelta, otherDbClients, topicMessages, kafkaDelta, durableSettings, machineInfo }
+module.exports = { COUNTERS, cpuSnapshot, cpuDelta, waitForQuiet, sqlCounters, sqlDelta, otherDbClients, topicMessages, kafkaDelta, durableSettings, machineInfo }

@@ -98,4 +98,4 @@ function charts (result) {
   return out
 }
 
-module.exports = { charts, perRate }
+module.exports = { charts }

@@ -3,7 +3,7 @@
 // Validity gates of one step (PERF.md): a run that fails one is invalid,
 // whatever its speed. Pure: the facts are gathered by ledger-facts.js.
 
-const FINAL_STATES = ['COMMITTED', 'ABORTED_REJECTED', 'ABORTED_ERROR', 'EXPIRED_PREPARED', 'EXPIRED_RESERVED', 'INVALID']
+const { FINAL } = require('../../../handlers/src/common/states')
 
 /**
  * @typedef {object} StepFacts
@@ -25,7 +25,7 @@ const FINAL_STATES = ['COMMITTED', 'ABORTED_REJECTED', 'ABORTED_ERROR', 'EXPIRED
 /** @param {StepFacts} f */
 function evaluateGates (f) {
   const committed = f.byState.COMMITTED || 0
-  const nonFinal = Object.entries(f.byState).filter(([s]) => !FINAL_STATES.includes(s)).reduce((n, [, c]) => n + c, 0)
+  const nonFinal = Object.entries(f.byState).filter(([s]) => !FINAL.has(s)).reduce((n, [, c]) => n + c, 0)
   const currencies = [...new Set([...Object.keys(f.positionsBefore), ...Object.keys(f.positionsAfter)])]
   const moved = currencies.filter((c) => normalize(f.positionsBefore[c]) !== normalize(f.positionsAfter[c]))
   const gates = [
@@ -64,4 +64,4 @@ function normalize (v) {
   return t === '-0' || t === '' ? '0' : t
 }
 
-module.exports = { evaluateGates, FINAL_STATES, normalize }
+module.exports = { evaluateGates, normalize }

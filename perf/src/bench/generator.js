@@ -155,4 +155,4 @@ async function runSequential ({ sim, apiUrl, count, timeoutMs = 30000 }) {
   return { count, failed, accepted, committedCallbacks: hist.count, latency: hist.summary(), ids }
 }
 
-module.exports = { runOpenStep, runSequential, makeTransfers }
+module.exports = { runOpenStep, runSequential }

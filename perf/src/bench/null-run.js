@@ -3,29 +3,31 @@
 // The generator's own ceiling: the same generator and simulators against the
 // null switch (a separate process), on the same rate ladder logic.
 
-const path = require('node:path')
-const { spawn } = require('node:child_process')
 const { startSimulators } = require('../load/fast-participants')
 const { runOpenStep } = require('./generator')
 const { summarizeStep, ladderDone, maxSustainable } = require('./schedule')
+const { startProcess, root } = require('./sut')
 const acc = require('./accounting')
 
-/** @param {string} callbacks @param {string} mode */
-async function spawnNullSwitch (callbacks, mode) {
-  const proc = spawn(process.execPath, [path.join(__dirname, 'null-switch.js'), '--callbacks', callbacks, '--mode', mode], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const url = await new Promise((resolve, reject) => {
-    let out = ''
-    proc.stdout.on('data', (d) => {
-      out += d
-      const line = out.split('\n').find((l) => l.startsWith('{'))
-      if (line) resolve(JSON.parse(line).url)
-    })
-    proc.once('exit', (code) => reject(new Error(`null switch exited with ${code}`)))
-  })
+/** @param {string} callbacks @param {string} mode @param {(m: string) => void} say */
+async function spawnNullSwitch (callbacks, mode, say, timeoutMs = 60000) {
+  const proc = startProcess(root, 'perf/src/bench/null-switch.js', {}, say, [], ['--callbacks', callbacks, '--mode', mode])
+  // It prints {"url": …} once listening.
+  const deadline = Date.now() + timeoutMs
+  let line
+  while (!(line = proc.output().split('\n').find((l) => l.startsWith('{')))) {
+    if (!proc.running()) throw new Error(`null switch exited: ${proc.output().slice(-2000)}`)
+    if (Date.now() > deadline) {
+      await proc.stop()
+      throw new Error(`null switch not listening after ${timeoutMs} ms: ${proc.output().slice(-2000)}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
   return {
-    url: /** @type {string} */ (url),
-    pid: /** @type {number} */ (proc.pid),
-    stop: () => new Promise((resolve) => { proc.once('exit', resolve); proc.kill('SIGTERM') })
+    url: /** @type {string} */ (JSON.parse(line).url),
+    pid: proc.pid,
+    /** At once when it has already exited. */
+    stop: () => proc.stop()
   }
 }
 
@@ -34,7 +36,7 @@ async function spawnNullSwitch (callbacks, mode) {
  */
 async function nullRun ({ profile, say }) {
   const sim = await startSimulators({ prefix: 'null', payers: profile.payers, payees: profile.payees, apiUrl: 'http://127.0.0.1:1' })
-  const ns = await spawnNullSwitch(sim.base, profile.nullMode)
+  const ns = await spawnNullSwitch(sim.base, profile.nullMode, say)
   sim.setApi(ns.url)
   const steps = []
   const targets = { ...profile.targets, p99TargetMs: profile.nullP99TargetMs }

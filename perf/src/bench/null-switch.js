@@ -100,5 +100,3 @@ if (require.main === module) {
     process.once('SIGTERM', () => close().then(() => process.exit(0)))
   }, (err) => { console.error(err); process.exit(1) })
 }
-
-module.exports = { startNullSwitch }

@@ -35,39 +35,37 @@ const common = {
   quiet: { maxOtherPctCore: 25, maxWaitMs: 60000 },
   // Steps per run that may be measured again because other processes took CPU during them.
   contendedRetries: 3,
-  nullP99TargetMs: 10
+  nullP99TargetMs: 10,
+  rates: [50, 100, 150, 200, 300, 400, 600, 800, 1000, 1200, 1500, 2000],
+  configs: Object.keys(CONFIGS)
+}
+
+const full = {
+  ...common,
+  single: 500,
+  stepMs: 20000,
+  nullRates: [500, 1000, 2000, 3000, 4000, 5000, 6000, 8000],
+  nullStepMs: 10000,
+  reps: 3
 }
 
 const PROFILES = {
-  full: {
-    ...common,
-    single: 500,
-    rates: [50, 100, 150, 200, 300, 400, 600, 800, 1000, 1200, 1500, 2000],
-    stepMs: 20000,
-    nullRates: [500, 1000, 2000, 3000, 4000, 5000, 6000, 8000],
-    nullStepMs: 10000,
-    reps: 3,
-    configs: ['batched', 'naive', 'traced']
-  },
+  full,
   quick: {
     ...common,
     single: 200,
-    rates: [50, 100, 150, 200, 300, 400, 600, 800, 1000, 1200, 1500, 2000],
     stepMs: 8000,
     nullRates: [1000, 2000, 4000, 6000],
     nullStepMs: 4000,
     drainTimeoutMs: 15000,
     // Bounded so that --quick stays under 5 minutes even on a busy machine.
-    quiet: { maxOtherPctCore: 25, maxWaitMs: 8000 },
+    quiet: { ...common.quiet, maxWaitMs: 8000 },
     contendedRetries: 1,
-    reps: 1,
-    configs: ['batched', 'naive', 'traced']
+    reps: 1
   },
+  // The full profile on the large seeded ledger: no null-switch ladder, the default pipeline only.
   seeded: {
-    ...common,
-    single: 500,
-    rates: [50, 100, 150, 200, 300, 400, 600, 800, 1000, 1200, 1500, 2000],
-    stepMs: 20000,
+    ...full,
     nullRates: [],
     nullStepMs: 0,
     reps: 1,

@@ -34,7 +34,7 @@ async function accounted (ctx, measure) {
   const quiet = await acc.waitForQuiet(ctx.pids, ctx.quiet)
   const positionsBefore = await positionSums(ctx.db)
   const others = await acc.otherDbClients(ctx.db, ctx.dbName)
-  const [sqlA, kA] = [await acc.sqlCounters(ctx.db), await acc.topicMessages(ctx.admin, ctx.sut.topics)]
+  const [sqlA, kA] = await Promise.all([acc.sqlCounters(ctx.db), acc.topicMessages(ctx.admin, ctx.sut.topics)])
   const notifiedBefore = ctx.sim.stats.payeeNotifications
   const stagesA = await scrapeStages(ctx.sut.handlersMetricsUrl)
   const cpuA = acc.cpuSnapshot(ctx.pids)
@@ -44,7 +44,7 @@ async function accounted (ctx, measure) {
   while (ctx.sim.stats.payeeNotifications - notifiedBefore < result.committedCallbacks && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
   const cpuB = acc.cpuSnapshot(ctx.pids)
   const stages = stageDelta(stagesA, await scrapeStages(ctx.sut.handlersMetricsUrl))
-  const [sqlB, kB] = [await acc.sqlCounters(ctx.db), await acc.topicMessages(ctx.admin, ctx.sut.topics)]
+  const [sqlB, kB] = await Promise.all([acc.sqlCounters(ctx.db), acc.topicMessages(ctx.admin, ctx.sut.topics)])
   for (const o of await acc.otherDbClients(ctx.db, ctx.dbName)) if (!others.includes(o)) others.push(o)
   const n = result.committedCallbacks
   const facts = await stepFacts(ctx.db, { ids: result.ids, accepted: result.accepted, committedCallbacks: n, positionsBefore })
@@ -166,4 +166,4 @@ async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, 
   return out
 }
 
-module.exports = { benchRun, accounted }
+module.exports = { benchRun }

@@ -176,4 +176,4 @@ function round (v, digits = 2) {
   return Math.round(v * f) / f
 }
 
-module.exports = { openSchedule, steadyWindow, backlogCheck, timeline, summarizeStep, maxSustainable, maxKeptUp, ladderDone, slope, round }
+module.exports = { openSchedule, steadyWindow, backlogCheck, timeline, summarizeStep, maxSustainable, maxKeptUp, ladderDone, round }

@@ -98,4 +98,4 @@ function positionsUpdate (deltas) {
     ON DUPLICATE KEY UPDATE value = value + VALUES(value), change_seq = change_seq + VALUES(change_seq), updated_at = CURRENT_TIMESTAMP(3)`
 }
 
-module.exports = { buildBatch, positionsUpdate, decimal, uuid7, STATES }
+module.exports = { buildBatch, positionsUpdate, decimal, uuid7 }

@@ -76,4 +76,4 @@ function snapshotTree (root, { from = 'working' } = {}) {
   return { dir, from, digest: digest(dir), remove: () => fs.rmSync(dir, { recursive: true, force: true }) }
 }
 
-module.exports = { snapshotTree, PACKAGES }
+module.exports = { snapshotTree }

@@ -6,6 +6,10 @@
 // time. The gap report gives the same per transfer from traces; this costs
 // nothing and runs on every step, traced or not.
 
+const { parseExposition } = require('../../../shared/src/metrics/exposition')
+const { round } = require('./schedule')
+
+/** Histogram families of shared/src/metrics/stage-metrics.js, labelled by stage. */
 const METRICS = {
   switchyard_stage_processing_seconds: 'processing',
   switchyard_stage_db_seconds: 'db',
@@ -15,45 +19,60 @@ const METRICS = {
   switchyard_transaction_records: 'transaction'
 }
 
-const LINE = /^(switchyard_[a-z_]+)_(sum|count)\{([^}]*)\} (\S+)$/
+/** prom-client's default GC histogram, with the registry's prefix (shared/src/metrics/index.js), labelled by kind. */
+const GC_METRIC = 'switchyard_nodejs_gc_duration_seconds'
+
+/** @typedef {ReturnType<typeof parseExposition>} Exposition */
+
+/** A histogram sample's family and part: `x_sum` → ['x', 'sum']. @param {string} name */
+function sumOrCount (name) {
+  const m = /^(.+)_(sum|count)$/.exec(name)
+  return m ? { family: m[1], part: /** @type {'sum' | 'count'} */ (m[2]) } : undefined
+}
+
+/** @param {string} text */
+const parse = (text) => parseExposition(text, { requireType: false })
+
+/** @param {Exposition} parsed */
+function stagesOf (parsed) {
+  /** @type {Record<string, Record<string, { sum: number, count: number }>>} */
+  const out = {}
+  for (const { name, labels, value } of parsed.samples) {
+    const s = sumOrCount(name)
+    if (!s || !METRICS[s.family] || labels.stage === undefined) continue
+    const byMetric = (out[labels.stage] ||= {})
+    const entry = (byMetric[METRICS[s.family]] ||= { sum: 0, count: 0 })
+    entry[s.part] = value
+  }
+  return out
+}
+
+/** @param {Exposition} parsed */
+function gcOf (parsed) {
+  /** @type {Record<string, { sum: number, count: number }>} */
+  const out = {}
+  for (const { name, labels, value } of parsed.samples) {
+    const s = sumOrCount(name)
+    if (!s || s.family !== GC_METRIC || labels.kind === undefined) continue
+    const entry = (out[labels.kind] ||= { sum: 0, count: 0 })
+    entry[s.part] = value
+  }
+  return out
+}
 
 /**
  * `{ stage: { processing: { sum, count }, … } }` from an exposition text.
  * @param {string} text
  * @returns {Record<string, Record<string, { sum: number, count: number }>>}
  */
-function parseStages (text) {
-  /** @type {Record<string, Record<string, { sum: number, count: number }>>} */
-  const out = {}
-  for (const line of text.split('\n')) {
-    const m = LINE.exec(line)
-    if (!m || !METRICS[m[1]]) continue
-    const stage = /stage="([^"]*)"/.exec(m[3])
-    if (!stage) continue
-    const byMetric = (out[stage[1]] ||= {})
-    const entry = (byMetric[METRICS[m[1]]] ||= { sum: 0, count: 0 })
-    entry[/** @type {'sum' | 'count'} */ (m[2])] = Number(m[4])
-  }
-  return out
-}
-
-const GC = /^switchyard_nodejs_gc_duration_seconds_(sum|count)\{kind="([a-z]+)"\} (\S+)$/
+const parseStages = (text) => stagesOf(parse(text))
 
 /**
  * Garbage collection of the handler process: seconds and count per kind.
  * @param {string} text
+ * @returns {Record<string, { sum: number, count: number }>}
  */
-function parseGc (text) {
-  /** @type {Record<string, { sum: number, count: number }>} */
-  const out = {}
-  for (const line of text.split('\n')) {
-    const m = GC.exec(line)
-    if (!m) continue
-    const entry = (out[m[2]] ||= { sum: 0, count: 0 })
-    entry[/** @type {'sum' | 'count'} */ (m[1])] = Number(m[3])
-  }
-  return out
-}
+const parseGc = (text) => gcOf(parse(text))
 
 /** @typedef {{ stages: ReturnType<typeof parseStages>, gc: ReturnType<typeof parseGc> }} Scrape */
 
@@ -62,20 +81,17 @@ async function scrapeStages (url) {
   try {
     const res = await fetch(url)
     if (!res.ok) return null
-    const text = await res.text()
-    return { stages: parseStages(text), gc: parseGc(text) }
+    const parsed = parse(await res.text())
+    return { stages: stagesOf(parsed), gc: gcOf(parsed) }
   } catch {
     return null
   }
 }
 
-const round = (/** @type {number} */ x, digits = 2) => Number(x.toFixed(digits))
-
 /**
  * Per stage, what happened between two scrapes: transactions, records per
  * transaction, and mean milliseconds of queue gap (per record), transaction
- * and produce (per chunk).
- * and the handler process's garbage collection.
+ * and produce (per chunk); and the handler process's garbage collection.
  * @param {Scrape | null} before
  * @param {Scrape | null} after
  */

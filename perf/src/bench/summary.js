@@ -5,6 +5,8 @@
 // work per transfer; and the ratios between configurations, each measured at
 // a rate both sustained where that matters.
 
+const { round: r } = require('./schedule')
+
 /** @param {number[]} xs */
 function spread (xs) {
   const v = xs.filter((x) => typeof x === 'number' && Number.isFinite(x)).sort((a, b) => a - b)
@@ -117,7 +119,4 @@ function summarizeCampaign (runs) {
   return { byConfig, comparisons }
 }
 
-/** @param {number} v @param {number} [d] */
-function r (v, d = 2) { const f = 10 ** d; return Math.round(v * f) / f }
-
-module.exports = { summarizeCampaign, summarizeConfig, referenceStep, spread, atCommonRate, ratio }
+module.exports = { summarizeCampaign, spread, atCommonRate, ratio }

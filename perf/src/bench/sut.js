@@ -10,10 +10,8 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const { spawn } = require('node:child_process')
 const stack = require('../../../scripts/stack/index')
-const { stackPaths } = require('../../../scripts/stack/paths')
 const { loadConfig, childEnv } = require('../../../shared/src/config')
 const { createKafkaFromConfig, allTopicNames } = require('../../../shared/src/kafka')
-const { readPid } = require('./accounting')
 
 const root = path.join(__dirname, '..', '..', '..')
 const BENCH_DB = 'switchyard_bench'
@@ -42,17 +40,17 @@ const benchConfig = (overrides = {}) => loadConfig(childEnv({ DB_NAME: BENCH_DB,
 /** Local Kafka and MariaDB (started if not running, never stopped), the bench database migrated. @param {(m: string) => void} say @param {string} [dbName] */
 async function ensureStack (say, dbName = BENCH_DB) {
   const config = benchConfig({ DB_NAME: dbName })
-  const { dbSocket } = await stack.up(config, { databases: [dbName], say })
-  const paths = stackPaths(config)
-  return { config, dbSocket, pids: { kafka: readPid(path.join(paths.kafka, 'kafka.pid')), mariadb: readPid(path.join(paths.mariadb, 'mariadb.pid')) } }
+  const { dbSocket, pids } = await stack.up(config, { databases: [dbName], say })
+  return { config, dbSocket, pids }
 }
 
 /**
  * @param {string} codeDir @param {string} script @param {Record<string, string>} env @param {(m: string) => void} say
  * @param {string[]} [nodeArgs] e.g. --cpu-prof
+ * @param {string[]} [args] the script's own arguments
  */
-function startProcess (codeDir, script, env, say, nodeArgs = []) {
-  const proc = spawn(process.execPath, [...nodeArgs, path.join(codeDir, script)], { cwd: root, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+function startProcess (codeDir, script, env, say, nodeArgs = [], args = []) {
+  const proc = spawn(process.execPath, [...nodeArgs, path.join(codeDir, script), ...args], { cwd: root, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   let stopping = false
   const keep = (/** @type {Buffer} */ d) => { output = (output + d).slice(-20000) }
@@ -156,4 +154,4 @@ async function startSwitch ({ label, env = {}, codeDir = root, say = () => {}, c
   }
 }
 
-module.exports = { ensureStack, startSwitch, benchConfig, freePort, BENCH_DB, SEEDED_DB, root }
+module.exports = { ensureStack, startSwitch, startProcess, benchConfig, BENCH_DB, SEEDED_DB, root }

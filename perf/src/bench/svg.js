@@ -74,4 +74,4 @@ function lineChart ({ title, xLabel, yLabel, series, logY = false, width = 640, 
   return out.join('\n') + '\n'
 }
 
-module.exports = { lineChart, niceTicks, logTicks, esc }
+module.exports = { lineChart, niceTicks }

@@ -106,4 +106,4 @@ async function startParticipant (name, switchyard) {
   }
 }
 
-module.exports = { startParticipant, newCondition, CONTENT_TYPE }
+module.exports = { startParticipant, newCondition }

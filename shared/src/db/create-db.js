@@ -68,10 +68,4 @@ async function ensureDatabase (config, name) {
   }
 }
 
-/** @param {Knex} db */
-async function isReachable (db) {
-  await db.raw('SELECT 1')
-  return true
-}
-
-module.exports = { createDb, ensureDatabase, isReachable }
+module.exports = { createDb, ensureDatabase }

@@ -15,4 +15,4 @@ async function migrateLatest (db) {
   return applied
 }
 
-module.exports = { migrateLatest, MIGRATIONS_DIR }
+module.exports = { migrateLatest }

@@ -27,7 +27,6 @@ function createWriteBatch () {
         statements.push({ sql: native.sql, bindings: native.bindings, onResult })
       }
     },
-    get size () { return statements.length },
     /**
      * Executes every statement in one round trip (the connection allows
      * multiple statements), in order; the first failure rejects.

@@ -4,7 +4,7 @@
 // that the rest of the code needs is re-exported from here, so swapping or
 // upgrading the client library touches one file.
 
-const { Kafka, logLevel, CompressionTypes, Partitioners } = require('kafkajs')
+const { Kafka, logLevel, Partitioners } = require('kafkajs')
 
 const toPinoLevel = {
   [logLevel.ERROR]: 'error',
@@ -47,4 +47,4 @@ function createKafkaFromConfig (config, logger) {
 // partitions whichever client produced them.
 const defaultPartitioner = Partitioners.DefaultPartitioner
 
-module.exports = { createKafka, createKafkaFromConfig, CompressionTypes, defaultPartitioner }
+module.exports = { createKafka, createKafkaFromConfig, defaultPartitioner }

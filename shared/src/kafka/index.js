@@ -6,6 +6,7 @@ module.exports = {
   ...require('./envelope'),
   ...require('./producer'),
   ...require('./run-consumer'),
+  runnerSettings: require('./runner-settings').runnerSettings,
   ...require('./retriable'),
   ...require('./dead-letter')
 }

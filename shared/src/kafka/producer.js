@@ -15,7 +15,7 @@ const { defaultPartitioner } = require('./client')
  * sending one produce request per HTTP request). When idle it adds no
  * waiting: the flush runs right after the current turn of the event loop.
  *
- * @param {{ kafka: import('kafkajs').Kafka, logger?: import('pino').Logger }} opts
+ * @param {{ kafka: import('kafkajs').Kafka }} opts
  */
 function createProducer ({ kafka }) {
   const producer = kafka.producer({
@@ -24,7 +24,6 @@ function createProducer ({ kafka }) {
     // Retries inside kafkajs cover leader moves; the runner retries beyond that.
     retry: { initialRetryTime: 100, retries: 5 }
   })
-  let connected = false
   /** @type {{ messages: import('./envelope').WireMessage[], resolve: () => void, reject: (err: any) => void }[]} */
   let pending = []
   let scheduled = false
@@ -62,7 +61,6 @@ function createProducer ({ kafka }) {
   return {
     async connect () {
       await producer.connect()
-      connected = true
     },
     send,
     /**
@@ -81,9 +79,7 @@ function createProducer ({ kafka }) {
         }
       })
     },
-    isConnected: () => connected,
     async disconnect () {
-      connected = false
       await producer.disconnect()
     }
   }

@@ -23,14 +23,14 @@ const { progressQuery, toProgress, recordProgress } = require('./progress')
 const { withFoldedTransaction } = require('../db/folded-transaction')
 const { startStageSpans } = require('../tracing/stage-spans')
 const { context } = require('@opentelemetry/api')
-const { runnerSettings, sleep, backoff, describeClusterId } = require('./runner-settings')
+const { sleep, backoff, describeClusterId } = require('./runner-settings')
 const { createPacer } = require('./pacer')
 
 /**
  * @typedef {import('./envelope').IncomingMessage} IncomingMessage
  * @typedef {import('./envelope').OutgoingMessage} OutgoingMessage
  * @typedef {(deps: { trx: import('knex').Knex.Transaction, writes: ReturnType<typeof import('../db/write-batch').createWriteBatch>,
- *   batch: { topic: string, partition: number }, prefetched?: any[][] },
+ *   prefetched?: any[][] },
  *   messages: IncomingMessage[]) => Promise<{ outgoing?: OutgoingMessage[], afterCommit?: () => void }>} HandleBatch
  * @typedef {object} RunnerOptions
  * @property {import('kafkajs').Kafka} kafka
@@ -62,9 +62,11 @@ const { createPacer } = require('./pacer')
  * @typedef {{ batch: { topic: string, partition: number }, records: IncomingMessage[] }} Part
  *   one partition's records within a transaction
  * @typedef {{ replay: import('./envelope').WireMessage[], replayEnd: bigint, outgoing: import('./envelope').WireMessage[],
- *   applied: number, afterCommit?: () => void }} PartResult
+ *   applied: number, unparsable: IncomingMessage[], afterCommit?: () => void }} PartResult
+ *   unparsable: records that were not JSON, dead-lettered by this transaction
  * @typedef {Part & { ctx: { isRunning: () => boolean, heartbeat: () => Promise<void> },
- *   spans: ReturnType<typeof startStageSpans>, results: PartResult[], dbDone: number, produced: number }} Chunk
+ *   spans: ReturnType<typeof startStageSpans> }} Chunk
+ * @typedef {{ results: PartResult[], dbDone: number, produced: number }} ChunkDone
  */
 
 /** Partitions kafkajs hands over at once: all a consumer is likely to own. */
@@ -115,7 +117,7 @@ async function runConsumer (opts) {
     // BEGIN travels with the progress reads and COMMIT with the writes: the
     // handler's writes, the progress records and COMMIT are one round trip.
     return withFoldedTransaction(db, async ({ trx, writes, begin }) => {
-      const all = parts.length === 1 ? parts[0].records : parts.flatMap((p) => p.records)
+      const all = parts.flatMap((p) => p.records)
       // The handler's own reads (when it declares them) share this first
       // round trip with BEGIN and the progress reads.
       const reads = prefetch && !mode.deadLetter ? prefetch(all) : []
@@ -126,30 +128,32 @@ async function runConsumer (opts) {
         const fresh = part.records.filter((r) => r.offset > appliedThrough)
         // Redelivered records of earlier transactions were emitted before the
         // latest one started; only the latest one's messages may be unsent.
-        const overlaps = last !== null && last.firstOffset <= part.records[part.records.length - 1].offset
-        return { fresh, replay: overlaps ? last.outgoing : [], replayEnd: overlaps ? last.lastOffset : -1n, last }
+        const replayed = last !== null && last.firstOffset <= part.records[part.records.length - 1].offset ? last : null
+        return { fresh, replayed }
       })
-      const fresh = states.length === 1 ? states[0].fresh : states.flatMap((st) => st.fresh)
+      const fresh = states.flatMap((st) => st.fresh)
+      // A record that is not JSON can never be handled: it goes to the
+      // dead-letter topic in this transaction, and the others are applied.
+      const unparsable = fresh.filter((r) => r.parseError)
       /** @type {import('./envelope').WireMessage[]} */
-      let outgoing = []
+      let outgoing = unparsable.map((r) => toWire(toDeadLetter(r, { message: `message is not JSON: ${r.parseError.message}`, attempts: 1 })))
       /** @type {(() => void) | undefined} */
       let afterCommit
-      if (fresh.length) {
+      const parsed = unparsable.length ? fresh.filter((r) => !r.parseError) : fresh
+      if (parsed.length) {
         if (mode.deadLetter) {
           const { err, attempts } = mode.deadLetter
-          outgoing = fresh.map((r) => toWire(toDeadLetter(r, { message: String(err && err.message), code: err && err.code, attempts })))
+          outgoing = outgoing.concat(parsed.map((r) => toWire(toDeadLetter(r, { message: String(err && err.message), code: err && err.code, attempts }))))
         } else {
-          const unparsable = fresh.find((r) => r.parseError)
-          if (unparsable) throw Object.assign(new Error(`message is not JSON: ${unparsable.parseError.message}`), { retriable: false })
-          const result = await handleBatch({ trx, writes, batch: parts[0].batch, prefetched: reads.length ? prefetched : undefined }, fresh)
-          outgoing = (result && result.outgoing ? result.outgoing : []).map(toWire)
+          const result = await handleBatch({ trx, writes, prefetched: reads.length ? prefetched : undefined }, parsed)
+          outgoing = outgoing.concat((result && result.outgoing ? result.outgoing : []).map(toWire))
           afterCommit = result && result.afterCommit
         }
       }
       const keeper = states.findIndex((st) => st.fresh.length > 0)
       // A replay is re-stored with the new messages, so a second crash before
       // the produce loses neither.
-      const replays = states.flatMap((st) => st.replay)
+      const replays = states.flatMap((st) => (st.replayed ? st.replayed.outgoing : []))
       states.forEach((st, i) => {
         if (st.fresh.length) {
           recordProgress(writes, wheres[i], {
@@ -157,16 +161,17 @@ async function runConsumer (opts) {
             lastOffset: st.fresh[st.fresh.length - 1].offset,
             outgoing: i === keeper ? [...replays, ...outgoing] : []
           })
-        } else if (st.replay.length && keeper >= 0 && st.last) {
+        } else if (st.replayed && st.replayed.outgoing.length && keeper >= 0) {
           // Its replay now lives in the keeper's row: store it once.
-          recordProgress(writes, wheres[i], { firstOffset: st.last.firstOffset, lastOffset: st.last.lastOffset, outgoing: [] })
+          recordProgress(writes, wheres[i], { ...st.replayed, outgoing: [] })
         }
       })
       return states.map((st, i) => ({
-        replay: st.replay,
-        replayEnd: st.replayEnd,
+        replay: st.replayed ? st.replayed.outgoing : [],
+        replayEnd: st.replayed ? st.replayed.lastOffset : -1n,
         outgoing: i === keeper ? outgoing : [],
         applied: st.fresh.length,
+        unparsable: st.fresh.filter((r) => r.parseError),
         afterCommit: i === keeper ? afterCommit : undefined
       }))
     })
@@ -205,8 +210,8 @@ async function runConsumer (opts) {
    */
   async function produce (results, ctx) {
     const messages = results.flatMap((r) => [...r.replay, ...r.outgoing])
-    const sent = await withRetries(() => producer.sendSoon(messages), { ...ctx, what: 'produce', bounded: false })
-    if (!sent.ok) throw sent.err
+    // Unbounded: it returns once sent, or throws when the consumer stops.
+    await withRetries(() => producer.sendSoon(messages), { ...ctx, what: 'produce', bounded: false })
   }
 
   /**
@@ -251,7 +256,7 @@ async function runConsumer (opts) {
       log.error({ err: one.err, topic: batch.topic, partition: batch.partition, offset: String(record.offset) }, 'dead-lettering message')
       if (observer.onDeadLetter) observer.onDeadLetter({ stage, topic: batch.topic, partition: batch.partition, offset: String(record.offset) })
       const dead = await withRetries(() => applyOnce([{ batch, records: [record] }], { deadLetter: { err: one.err, attempts: one.attempts } }), { ...ctx, what: 'dead-letter', bounded: false })
-      if (dead.ok) await sendNow(dead.value[0])
+      await sendNow(/** @type {PartResult[]} */ (dead.value)[0])
     }
     return results
   }
@@ -265,7 +270,7 @@ async function runConsumer (opts) {
    * Chunks waiting for a transaction, from any of the consumer's partitions.
    * kafkajs hands every partition of a fetch to eachBatch at once, so the
    * chunks of one fetch meet here and share a transaction.
-   * @type {{ chunk: Chunk, resolve: () => void, reject: (err: any) => void }[]}
+   * @type {{ chunk: Chunk, resolve: (done: ChunkDone) => void, reject: (err: any) => void }[]}
    */
   const waiting = []
   let inFlight = 0
@@ -273,7 +278,10 @@ async function runConsumer (opts) {
   // One record per transaction (the naive baseline) gains nothing from waiting.
   const pacer = createPacer({ lingerMs: settings.maxBatchSize > 1 ? (settings.lingerMs || 0) : 0 })
 
-  /** @param {Chunk} chunk @returns {Promise<void>} */
+  /**
+   * Resolves once the chunk's transaction is committed and what it emits acknowledged.
+   * @param {Chunk} chunk @returns {Promise<ChunkDone>}
+   */
   function submit (chunk) {
     return new Promise((resolve, reject) => {
       waiting.push({ chunk, resolve, reject })
@@ -301,7 +309,7 @@ async function runConsumer (opts) {
       }
       inFlight++
       applyGroup(group.map((w) => w.chunk))
-        .then(() => { for (const w of group) w.resolve() }, (err) => { for (const w of group) w.reject(err) })
+        .then((done) => group.forEach((w, i) => w.resolve(done[i])), (err) => { for (const w of group) w.reject(err) })
         .finally(() => {
           inFlight--
           if (waiting.length) schedule()
@@ -313,6 +321,7 @@ async function runConsumer (opts) {
    * One transaction over the chunks, then one produce of everything they
    * emit and re-emit.
    * @param {Chunk[]} chunks
+   * @returns {Promise<ChunkDone[]>} per chunk
    */
   async function applyGroup (chunks) {
     // isRunning and heartbeat are the consumer's, whichever chunk they came with.
@@ -322,7 +331,6 @@ async function runConsumer (opts) {
     // The transaction runs in the first chunk's batch span, so its SQL spans hang there.
     const results = await context.with(chunks[0].spans.batchContext, () => processParts(parts, ctx))
     const dbDone = Date.now()
-    chunks.forEach((c, i) => { c.results = results[i]; c.dbDone = dbDone })
     const records = parts.reduce((n, p) => n + p.records.length, 0)
     pacer.observe(records, startedAt)
     if (observer.onTransaction) observer.onTransaction({ stage, records, partitions: parts.length })
@@ -331,7 +339,7 @@ async function runConsumer (opts) {
     }
     await produce(results.flat(), ctx)
     const produced = Date.now()
-    for (const c of chunks) c.produced = produced
+    return results.map((r) => ({ results: r, dbDone, produced }))
   }
 
   await consumer.run({
@@ -369,24 +377,17 @@ async function runConsumer (opts) {
     const pickedUpAt = Date.now()
     const partKey = `${batch.topic}:${batch.partition}`
     const skipThrough = replayedThrough.get(partKey) ?? -1n
-    const records = messages.map((m) => fromKafka(batch.topic, batch.partition, m)).filter((r) => r.offset > skipThrough)
+    // Records already re-emitted from a stored range are not even parsed.
+    const records = messages.filter((m) => BigInt(m.offset) > skipThrough).map((m) => fromKafka(batch.topic, batch.partition, m))
     const lastFetched = BigInt(messages[messages.length - 1].offset)
     let commitThrough = lastFetched
-    /** @type {Chunk} */
-    const chunk = {
-      batch,
-      records,
-      ctx: { isRunning, heartbeat },
-      spans: startStageSpans({ stage, topic: batch.topic, partition: batch.partition, pickedUpAt, records }),
-      results: [],
-      dbDone: pickedUpAt,
-      produced: pickedUpAt
-    }
-    const { spans } = chunk
+    const spans = startStageSpans({ stage, topic: batch.topic, partition: batch.partition, pickedUpAt, records })
+    /** @type {ChunkDone} */
+    let done = { results: [], dbDone: pickedUpAt, produced: pickedUpAt }
     try {
       if (records.length) {
-        await submit(chunk)
-        const replayEnd = chunk.results.reduce((max, r) => (r.replayEnd > max ? r.replayEnd : max), -1n)
+        done = await submit({ batch, records, ctx: { isRunning, heartbeat }, spans })
+        const replayEnd = done.results.reduce((max, r) => (r.replayEnd > max ? r.replayEnd : max), -1n)
         if (replayEnd > lastFetched) { replayedThrough.set(partKey, replayEnd); commitThrough = replayEnd }
       }
       // Only now, with effects committed and messages acknowledged, may the
@@ -402,8 +403,12 @@ async function runConsumer (opts) {
     }
     spans.end()
     // Effects committed, messages acknowledged, offsets committed: hand over.
-    for (const r of chunk.results) {
+    for (const r of done.results) {
       try { if (r.afterCommit) r.afterCommit() } catch (err) { log.error({ err }, 'afterCommit failed') }
+      for (const u of r.unparsable) {
+        log.error({ topic: u.topic, partition: u.partition, offset: String(u.offset), err: u.parseError }, 'dead-lettered a message that is not JSON')
+        if (observer.onDeadLetter) observer.onDeadLetter({ stage, topic: u.topic, partition: u.partition, offset: String(u.offset) })
+      }
     }
     if (observer.onChunk) {
       observer.onChunk({
@@ -411,11 +416,11 @@ async function runConsumer (opts) {
         topic: batch.topic,
         partition: batch.partition,
         size: messages.length,
-        applied: chunk.results.reduce((n, r) => n + r.applied, 0),
+        applied: done.results.reduce((n, r) => n + r.applied, 0),
         queueGapsMs: records.map((r) => Math.max(0, pickedUpAt - r.timestamp)),
         pickedUpAt,
-        dbMs: chunk.dbDone - pickedUpAt,
-        produceMs: chunk.produced - chunk.dbDone,
+        dbMs: done.dbDone - pickedUpAt,
+        produceMs: done.produced - done.dbDone,
         totalMs: Date.now() - pickedUpAt
       })
     }
@@ -430,4 +435,4 @@ async function runConsumer (opts) {
   }
 }
 
-module.exports = { runConsumer, runnerSettings }
+module.exports = { runConsumer }

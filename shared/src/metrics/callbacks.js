@@ -50,4 +50,4 @@ function createCallbackMetrics (registry, { timeoutMs }) {
 /** For code that runs without a metrics registry (tests that build a dispatcher directly). @type {CallbackMetrics} */
 const NO_CALLBACK_METRICS = Object.freeze({ attempt () {}, failed () {} })
 
-module.exports = { createCallbackMetrics, NO_CALLBACK_METRICS, OUTCOMES }
+module.exports = { createCallbackMetrics, NO_CALLBACK_METRICS }

@@ -7,6 +7,7 @@
 // and a scrape waits for a fetch only briefly before it serves what it has.
 
 const { Gauge } = require('prom-client')
+const { settledWithin } = require('../settled-within')
 
 /** How long a scrape waits for a fetch in progress (healthy brokers answer in milliseconds). */
 const SCRAPE_WAIT_MS = 1000
@@ -108,17 +109,6 @@ function createConsumerLag (registry, { admin, refreshMs, logger, now = Date.now
       closed = true
       rows = []
     }
-  }
-}
-
-/** @param {Promise<unknown>} promise @param {number} ms */
-async function settledWithin (promise, ms) {
-  /** @type {NodeJS.Timeout | undefined} */
-  let timer
-  try {
-    await Promise.race([promise, new Promise((resolve) => { timer = setTimeout(resolve, ms) })])
-  } finally {
-    clearTimeout(timer)
   }
 }
 

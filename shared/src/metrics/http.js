@@ -36,4 +36,4 @@ function createHttpMetrics (registry) {
   }
 }
 
-module.exports = { createHttpMetrics, UNMATCHED }
+module.exports = { createHttpMetrics }

@@ -51,4 +51,4 @@ function createMetrics ({ config, db, admin, logger }) {
 
 /** @typedef {ReturnType<typeof createMetrics>} Metrics */
 
-module.exports = { createMetrics }
+module.exports = { createMetrics, NO_CALLBACK_METRICS: require('./callbacks').NO_CALLBACK_METRICS }

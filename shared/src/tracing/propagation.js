@@ -3,7 +3,7 @@
 // W3C trace context in and out of Kafka headers and HTTP headers. Without a
 // registered SDK every function here is a cheap no-op.
 
-const { context, propagation, trace, createContextKey, ROOT_CONTEXT } = require('@opentelemetry/api')
+const { context, propagation, trace, createContextKey } = require('@opentelemetry/api')
 
 // The SDK's own "suppress tracing" key (@opentelemetry/core): createContextKey
 // uses Symbol.for, so this is the same key without depending on core.
@@ -25,15 +25,6 @@ function currentTraceHeaders () {
   return carrier
 }
 
-/** @param {Record<string, string | undefined>} headers */
-const contextFrom = (headers) => propagation.extract(ROOT_CONTEXT, headers || {})
-
-/**
- * Runs `fn` in the trace context carried by `headers`.
- * @template T @param {Record<string, string | undefined>} headers @param {() => T} fn @returns {T}
- */
-const withContextFrom = (headers, fn) => context.with(contextFrom(headers), fn)
-
 /**
  * Marks the current request's span with the transfer it is about, so the gap
  * report can join traces that a participant did not continue.
@@ -44,4 +35,4 @@ function tagTransfer (transferId) {
   if (span) span.setAttribute('switchyard.transfer_id', transferId)
 }
 
-module.exports = { currentTraceHeaders, contextFrom, withContextFrom, tagTransfer, withoutTracing }
+module.exports = { currentTraceHeaders, tagTransfer, withoutTracing }

@@ -9,13 +9,15 @@
 
 const { trace, propagation, SpanKind, SpanStatusCode, ROOT_CONTEXT } = require('@opentelemetry/api')
 
-const tracer = () => trace.getTracer('switchyard')
+// Asked for per chunk, not once at load: a tracer obtained before the SDK is
+// registered (through another copy of @opentelemetry/api) stays a no-op.
 
 /**
  * @param {{ stage: string, topic: string, partition: number, pickedUpAt: number,
  *   records: import('../kafka/envelope').IncomingMessage[] }} chunk
  */
 function startStageSpans ({ stage, topic, partition, pickedUpAt, records }) {
+  const tracer = trace.getTracer('switchyard')
   const spans = records.map((r) => {
     const value = r.value && typeof r.value === 'object' ? r.value : {}
     const attributes = {
@@ -33,14 +35,14 @@ function startStageSpans ({ stage, topic, partition, pickedUpAt, records }) {
     // Notifications name their recipient, so a transfer's two final
     // notifications can be told apart.
     if (typeof value.to === 'string') attributes['switchyard.notify.to'] = value.to
-    const span = tracer().startSpan(`${stage} process`, { kind: SpanKind.CONSUMER, startTime: pickedUpAt, attributes }, propagation.extract(ROOT_CONTEXT, r.headers))
+    const span = tracer.startSpan(`${stage} process`, { kind: SpanKind.CONSUMER, startTime: pickedUpAt, attributes }, propagation.extract(ROOT_CONTEXT, r.headers))
     /** @type {Record<string, string>} */
     const carrier = {}
     propagation.inject(trace.setSpan(ROOT_CONTEXT, span), carrier)
     r.headers = { ...r.headers, ...carrier }
     return span
   })
-  const batch = tracer().startSpan(`${stage} batch`, {
+  const batch = tracer.startSpan(`${stage} batch`, {
     kind: SpanKind.INTERNAL,
     startTime: pickedUpAt,
     attributes: { 'switchyard.stage': stage, 'switchyard.batch.size': records.length, 'messaging.destination.name': topic, 'messaging.kafka.destination.partition': partition },

@@ -9,8 +9,6 @@ const { ExtensionList } = require('../../schemas/fspiop')
 // A UUID as the funds_transfer key holds it (36 characters, no urn: prefix).
 const transferId = { type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }
 const reason = { type: 'string', minLength: 1, maxLength: 512 }
-// The FSPIOP ExtensionList, as central-ledger accepts on funds in/out.
-const extensionList = ExtensionList
 
 /**
  * @param {import('fastify').FastifyInstance} app
@@ -31,7 +29,8 @@ async function fundsRoutes (app, deps) {
           action: { type: 'string', enum: ['recordFundsIn', 'recordFundsOutPrepareReserve'] },
           reason,
           amount: s.money,
-          extensionList
+          // The FSPIOP ExtensionList, as central-ledger accepts on funds in/out.
+          extensionList: ExtensionList
         }
       },
       response: s.withErrors({ 202: s.empty })
@@ -52,7 +51,7 @@ async function fundsRoutes (app, deps) {
         type: 'object',
         additionalProperties: false,
         required: ['action', 'reason'],
-        properties: { action: { type: 'string', enum: ['recordFundsOutCommit', 'recordFundsOutAbort'] }, reason, extensionList }
+        properties: { action: { type: 'string', enum: ['recordFundsOutCommit', 'recordFundsOutAbort'] }, reason, extensionList: ExtensionList }
       },
       response: s.withErrors({ 202: s.empty })
     }

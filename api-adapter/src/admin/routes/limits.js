@@ -97,10 +97,10 @@ async function limitRoutes (app, { db }) {
     const value = readAmount(limit.value, currency, 'limit.value')
     const participant = await requireParticipant(db, name)
     const account = await requireAccountByType(db, participant, currency, 'POSITION')
-    if (!await repo.findLimit(db, account.account_id, limit.type)) {
+    // Rows matched (mysql2 connects with FOUND_ROWS): 0 when no limit is set yet.
+    if (!await repo.updateLimit(db, account.account_id, limit.type, value)) {
       throw conflict(`${name} has no ${currency} ${limit.type} yet: set it with POST initialPositionAndLimits`)
     }
-    await repo.updateLimit(db, account.account_id, limit.type, value)
     request.log.info({ participant: name, currency, limit: limit.type, value: formatAmount(value) }, 'limit changed')
     return { currency, limit: { type: limit.type, value: formatAmount(value) } }
   })

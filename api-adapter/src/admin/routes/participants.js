@@ -72,7 +72,7 @@ async function participantRoutes (app, { db, config }) {
     const participant = await requireParticipant(db, name)
     await repo.setParticipantActive(db, participant.participant_id, isActive)
     request.log.info({ participant: name, isActive }, isActive ? 'participant activated' : 'participant deactivated')
-    return participantView(db, await requireParticipant(db, name), baseUrl(request))
+    return participantView(db, { ...participant, is_active: isActive ? 1 : 0 }, baseUrl(request))
   })
 
   app.post('/participants/:name/accounts', {
