@@ -7,6 +7,12 @@
 // Outcomes go to the write-behind buffer. A callback that runs out of
 // attempts, or whose endpoint can never work, is dead-lettered and only then
 // marked FAILED: a crash in between dead-letters it twice rather than never.
+//
+// A new callback is tried before its row exists (deliverFirst): the consumer
+// writes the row in the state its first attempt left it in, with the attempt,
+// in the transaction that records the notification as applied. Until that
+// transaction has committed (written), the callback's later outcomes wait
+// with it, so no update ever reaches the database before its row.
 
 const { performance } = require('node:perf_hooks')
 const { traceCallback } = require('./trace-callback')
@@ -16,7 +22,12 @@ const { callbackUrl, callbackHeaders, EndpointError } = require('./url')
 const { failedToDeadLetter } = require('./message')
 const { describeError, callbackOutcome } = require('./deliver')
 
-/** @typedef {import('./message').Job} Job */
+/**
+ * @typedef {import('./message').Job} Job
+ * @typedef {{ kind: 'attempt', row: import('./write-buffer').AttemptRow } | { kind: 'update', row: import('./write-buffer').UpdateRow }} Note
+ * @typedef {{ job: Job, state: import('./write-buffer').UpdateRow | null, attempts: import('./write-buffer').AttemptRow[] }} FirstOutcome
+ *   a callback's row as deliverFirst leaves it: `state` null means PENDING, never attempted
+ */
 const { NO_CALLBACK_METRICS } = require('@switchyard/shared/metrics')
 const { settledWithin } = require('@switchyard/shared/settled-within')
 
@@ -35,6 +46,8 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
   const concurrency = config.CALLBACK_CONCURRENCY
   /** @type {Map<string, Job>} every callback this instance owns and has not finished */
   const held = new Map()
+  /** @type {Map<string, Job>} callbacks tried before their rows were written (finished or not) */
+  const unwritten = new Map()
   /** @type {Map<string, { ready: Job[], inFlight: number }>} one lane per participant */
   const lanes = new Map()
   /** @type {Map<string, NodeJS.Timeout>} */
@@ -87,11 +100,82 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
         })
         .finally(() => {
           running.delete(run)
+          job.running = undefined
           lane.inFlight--
           if (lane.inFlight === 0 && !lane.ready.length) lanes.delete(participant)
           else pump(participant, lane)
         })
       running.add(run)
+      job.running = run
+    }
+  }
+
+  /**
+   * Where an outcome goes: to the write buffer, or, while the callback's row
+   * is not written, to the callback itself.
+   * @param {Job} job @param {Note['kind']} kind @param {any} row an AttemptRow or an UpdateRow
+   */
+  function note (job, kind, row) {
+    if (job.notes) job.notes.push({ kind, row })
+    else if (kind === 'attempt') writer.attempt(row)
+    else writer.update(row)
+  }
+
+  /**
+   * Tries new callbacks at once, before their rows are written. Resolves when
+   * the first attempts that could start (a free slot in the participant's
+   * lane) have settled, or after `waitMs`, with each callback's state to
+   * write: its latest outcome (none: still PENDING with no attempt) and the
+   * attempts made. A callback it already holds unwritten (the consumer's
+   * transaction is being retried) is not tried again.
+   * @param {Job[]} jobs
+   * @param {number} waitMs
+   * @returns {Promise<FirstOutcome[]>}
+   */
+  async function deliverFirst (jobs, waitMs) {
+    const mine = jobs.map((job) => {
+      const known = unwritten.get(job.callbackId)
+      if (known) return known
+      job.notes = []
+      unwritten.set(job.callbackId, job)
+      if (!stopping) {
+        held.set(job.callbackId, job)
+        ready(job)
+      }
+      return job
+    })
+    /** @type {Promise<void>[]} */
+    const firsts = []
+    for (const job of mine) if (job.running) firsts.push(job.running)
+    if (firsts.length && waitMs > 0) await settledWithin(Promise.all(firsts), waitMs)
+    return mine.map((job) => {
+      const notes = job.notes || []
+      job.noted = notes.length
+      /** @type {import('./write-buffer').UpdateRow | null} */
+      let state = null
+      /** @type {import('./write-buffer').AttemptRow[]} */
+      const attempts = []
+      for (const n of notes) {
+        if (n.kind === 'attempt') attempts.push(n.row)
+        else state = n.row
+      }
+      return { job, state, attempts }
+    })
+  }
+
+  /**
+   * The rows of these callbacks are committed (as deliverFirst described
+   * them): what happened to them since goes to the write buffer, and so does
+   * everything from now on.
+   * @param {Job[]} jobs
+   */
+  function written (jobs) {
+    for (const job of jobs) {
+      if (unwritten.get(job.callbackId) !== job) continue
+      unwritten.delete(job.callbackId)
+      const later = (job.notes || []).slice(job.noted || 0)
+      job.notes = undefined
+      for (const n of later) note(job, n.kind, n.row)
     }
   }
 
@@ -127,11 +211,11 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     }
     job.attempts = n
     const durationMs = performance.now() - t0
-    writer.attempt({ callbackId: job.callbackId, attempt: n, url, statusCode, error, durationMs: Math.round(durationMs), at })
+    note(job, 'attempt', { callbackId: job.callbackId, attempt: n, url, statusCode, error, durationMs: Math.round(durationMs), at })
     callbacks.attempt(callbackOutcome(statusCode, failure), durationMs / 1000)
     if (!error) {
       held.delete(job.callbackId)
-      writer.update({ callbackId: job.callbackId, status: 'DELIVERED', attempts: n, lastError: null, nextAttemptAt: null, deliveredAt: new Date() })
+      note(job, 'update', { callbackId: job.callbackId, status: 'DELIVERED', attempts: n, lastError: null, nextAttemptAt: null, deliveredAt: new Date() })
       return
     }
     job.lastError = error
@@ -140,7 +224,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
       return giveUp(job)
     }
     const delay = retryDelay(n, limits)
-    writer.update({ callbackId: job.callbackId, status: 'PENDING', attempts: n, lastError: error, nextAttemptAt: new Date(Date.now() + delay), deliveredAt: null })
+    note(job, 'update', { callbackId: job.callbackId, status: 'PENDING', attempts: n, lastError: error, nextAttemptAt: new Date(Date.now() + delay), deliveredAt: null })
     waitFor(job, delay)
   }
 
@@ -151,12 +235,12 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     } catch (err) {
       logger.warn({ err, callbackId: job.callbackId }, 'could not dead-letter a failed callback; will retry')
       const retryAt = new Date(Date.now() + limits.maxMs)
-      writer.update({ callbackId: job.callbackId, status: 'PENDING', attempts: job.attempts, lastError: job.lastError ?? null, nextAttemptAt: retryAt, deliveredAt: null })
+      note(job, 'update', { callbackId: job.callbackId, status: 'PENDING', attempts: job.attempts, lastError: job.lastError ?? null, nextAttemptAt: retryAt, deliveredAt: null })
       return waitFor(job, limits.maxMs)
     }
     held.delete(job.callbackId)
     callbacks.failed()
-    writer.update({ callbackId: job.callbackId, status: 'FAILED', attempts: job.attempts, lastError: job.lastError ?? null, nextAttemptAt: null, deliveredAt: null })
+    note(job, 'update', { callbackId: job.callbackId, status: 'FAILED', attempts: job.attempts, lastError: job.lastError ?? null, nextAttemptAt: null, deliveredAt: null })
     logger.warn({ callbackId: job.callbackId, participant: job.participant, attempts: job.attempts, error: job.lastError }, 'callback failed; dead-lettered')
   }
 
@@ -178,10 +262,13 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     }
     held.clear()
     lanes.clear()
+    unwritten.clear()
   }
 
   return {
     enqueue,
+    deliverFirst,
+    written,
     stop,
     heldIds: () => [...held.keys()],
     size: () => held.size

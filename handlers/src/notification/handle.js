@@ -1,50 +1,71 @@
 'use strict'
 
-// The consumer side: a batch of notification messages becomes one multi-row
-// INSERT of callback rows, claimed by this instance, sent with the runner's
-// write batch and COMMIT. Only after the transaction (and the offsets) are committed are
-// the callbacks handed to the dispatcher — through `afterCommit` — so nothing
-// is ever delivered that a rollback could undo. Messages that can never be
-// delivered are dead-lettered with the reason, through the runner's outgoing
-// messages (stored with the batch, so a redelivery re-emits rather than repeats).
+// The consumer side. A batch of notification messages becomes callbacks that
+// are tried at once (dispatcher.deliverFirst), and one multi-row INSERT of
+// their rows, each in the state its first attempt left it in, with the
+// attempts — sent with the runner's write batch and COMMIT. The participant
+// therefore never waits for the database, and a callback delivered at its
+// first attempt costs two rows and no later UPDATE. Callbacks still PENDING
+// are claimed by this instance; what happens to them after the commit goes
+// through the write-behind buffer.
+//
+// Delivering before the commit is safe: what a callback says comes from the
+// Kafka record, which is already durable. A crash (or a failed transaction)
+// before the commit means the records come back and their callbacks are
+// delivered again — callbacks are at-least-once, as FSPIOP's idempotent PUTs
+// allow. A record redelivered after the commit is skipped by the runner, and
+// one whose callback has a row already (its progress lost) is left out here.
+// Messages that can never be delivered are dead-lettered with the reason,
+// through the runner's outgoing messages (stored with the batch, so a
+// redelivery re-emits rather than repeats).
 
 const { traceHeaders } = require('@switchyard/shared/kafka')
-const { toJob, invalidToDeadLetter } = require('./message')
+const { callbackIdOf, toJob, invalidToDeadLetter } = require('./message')
+const { existingCallbacksQuery } = require('./repository')
 
 /**
  * @param {{ repository: ReturnType<typeof import('./repository').createRepository>,
- *   dispatcher: { enqueue: (jobs: import('./message').Job[]) => void }, deadLetterTopic: string, logger: import('pino').Logger }} deps
+ *   dispatcher: Pick<ReturnType<typeof import('./dispatcher').createDispatcher>, 'deliverFirst' | 'written'>,
+ *   deadLetterTopic: string, inlineWaitMs: number }} deps
+ *   inlineWaitMs: how long a batch waits for its first attempts before writing them as in flight
  */
-function createHandleBatch ({ repository, dispatcher, deadLetterTopic, logger }) {
+function createHandleBatch ({ repository, dispatcher, deadLetterTopic, inlineWaitMs }) {
   /**
-   * @param {{ writes: ReturnType<typeof import('@switchyard/shared/db').createWriteBatch> }} deps
+   * @param {{ writes: ReturnType<typeof import('@switchyard/shared/db').createWriteBatch>, prefetched?: any[][] }} deps
    * @param {import('./message').IncomingMessage[]} messages
    */
-  return async function handleBatch ({ writes }, messages) {
+  return async function handleBatch ({ writes, prefetched }, messages) {
+    const existing = new Set((prefetched ? prefetched[0] : []).map((/** @type {any} */ r) => r.callback_id))
     /** @type {import('./message').Job[]} */
     const jobs = []
     /** @type {import('./message').OutgoingMessage[]} */
     const outgoing = []
     for (const record of messages) {
       const { job, problem } = toJob(record)
+      if (!job) {
+        outgoing.push(invalidToDeadLetter(record, problem, deadLetterTopic))
+        continue
+      }
+      if (existing.has(job.callbackId)) continue
       // The stage span's trace context travels with the callback, so its
-      // delivery (later, maybe by another replica) joins the transfer's trace.
-      if (job) Object.assign(job.headers, traceHeaders(record))
-      if (job) jobs.push(job)
-      else outgoing.push(invalidToDeadLetter(record, problem, deadLetterTopic))
+      // delivery (now, or later by another replica) joins the transfer's trace.
+      Object.assign(job.headers, traceHeaders(record))
+      jobs.push(job)
     }
     if (!jobs.length) return { outgoing }
-    const owned = repository.insertCallbacks(writes, jobs)
-    return {
-      outgoing,
-      afterCommit: () => {
-        owned().then((mine) => dispatcher.enqueue(mine), (err) => {
-          // They stay PENDING and claimed with a lease: recovery delivers them when it lapses.
-          logger.warn({ err }, 'could not tell which callbacks are ours; recovery will deliver them')
-        })
-      }
-    }
+    const firsts = await dispatcher.deliverFirst(jobs, inlineWaitMs)
+    repository.insertCallbacks(writes, firsts)
+    return { outgoing, afterCommit: () => dispatcher.written(firsts.map((f) => f.job)) }
   }
 }
 
-module.exports = { createHandleBatch }
+/**
+ * Read with BEGIN in the transaction's first round trip: which of the
+ * batch's callbacks have rows already.
+ * @param {import('./message').IncomingMessage[]} records
+ */
+function notificationPrefetch (records) {
+  return [existingCallbacksQuery(records.map(callbackIdOf))]
+}
+
+module.exports = { createHandleBatch, notificationPrefetch }

@@ -1,8 +1,9 @@
 'use strict'
 
-// The notification handler: a consumer that stores callbacks (handle.js) and
-// a dispatcher that delivers them with retries (dispatcher.js), plus the
-// recovery loop that renews leases and takes over other replicas' leftovers.
+// The notification handler: a consumer that tries callbacks at once and
+// stores them as their first attempt left them (handle.js), a dispatcher that
+// delivers them with retries (dispatcher.js), and the recovery loop that
+// renews leases and takes over other replicas' leftovers.
 //
 // Shutdown order. startHandlers() calls create() and only then starts the
 // consumer and registers it with the lifecycle; create() registers the
@@ -20,7 +21,7 @@ const { createHttpClient } = require('./deliver')
 const { createWriteBuffer } = require('./write-buffer')
 const { createDispatcher } = require('./dispatcher')
 const { createRecovery } = require('./recovery')
-const { createHandleBatch } = require('./handle')
+const { createHandleBatch, notificationPrefetch } = require('./handle')
 
 /** Who holds a claim: unique per process, readable by an operator (fits callback.claimed_by). */
 const createInstanceId = () => `${os.hostname().slice(0, 40)}-${process.pid}-${crypto.randomBytes(4).toString('hex')}`
@@ -63,7 +64,8 @@ function create (runtime) {
   recovery.start()
 
   return {
-    handleBatch: createHandleBatch({ repository, dispatcher, deadLetterTopic: dlq, logger: log })
+    handleBatch: createHandleBatch({ repository, dispatcher, deadLetterTopic: dlq, inlineWaitMs: config.CALLBACK_INLINE_WAIT_MS }),
+    prefetch: notificationPrefetch
   }
 }
 

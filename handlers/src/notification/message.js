@@ -18,10 +18,20 @@ const MAX = { to: 128, transferId: 36, endpointType: 64, path: 256, headers: 655
 
 /**
  * A callback as the dispatcher holds it. `body` is the exact text to send.
+ * `notes` are the outcomes of a callback whose row is not written yet
+ * (`noted` of them went into the row); `running` is its attempt in flight.
  * @typedef {{ callbackId: string, participant: string, transferId: string | null, endpointType: string,
  *   method: string, path: string, headers: Record<string, string>, body: string | null, attempts: number,
- *   dueInMs: number, lastError?: string | null, exhausted?: boolean }} Job
+ *   dueInMs: number, lastError?: string | null, exhausted?: boolean,
+ *   notes?: import('./dispatcher').Note[], noted?: number, running?: Promise<void> }} Job
  */
+
+/**
+ * The callback asked for by a notification record: derived from the record,
+ * so a redelivered record maps to the same row.
+ * @param {{ topic: string, partition: number, offset: bigint | string }} record
+ */
+const callbackIdOf = (record) => `${record.topic}:${record.partition}:${record.offset}`
 
 /** @param {unknown} v @param {number} max */
 const isText = (v, max) => typeof v === 'string' && v.length > 0 && v.length <= max
@@ -47,8 +57,7 @@ function toJob (record) {
   const body = m.body == null ? null : typeof m.body === 'string' ? m.body : JSON.stringify(m.body)
   return {
     job: {
-      // Derived from the record: a redelivered record maps to the same row.
-      callbackId: `${record.topic}:${record.partition}:${record.offset}`,
+      callbackId: callbackIdOf(record),
       participant: m.to,
       transferId: m.transferId ?? null,
       endpointType: m.endpointType,
@@ -98,4 +107,4 @@ function failedToDeadLetter (job, topic) {
   }
 }
 
-module.exports = { toJob, invalidToDeadLetter, failedToDeadLetter }
+module.exports = { callbackIdOf, toJob, invalidToDeadLetter, failedToDeadLetter }

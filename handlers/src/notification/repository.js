@@ -2,8 +2,9 @@
 
 const { withFoldedTransaction } = require('@switchyard/shared/db')
 
-// The notification handler's SQL. Every statement is multi-row: one INSERT per
-// consumed batch, one INSERT + one UPDATE per write-behind flush, one UPDATE
+// The notification handler's SQL. Every statement is multi-row: one read with
+// BEGIN and two INSERTs (callbacks, attempts) with COMMIT per consumed batch,
+// one INSERT + one UPDATE per write-behind flush, one UPDATE
 // per lease renewal or recovery sweep. Lease times come from the database
 // clock (NOW(3)), so replicas with skewed clocks still agree on who owns what.
 
@@ -13,6 +14,31 @@ const RENEW_CHUNK = 1000
 
 /** @param {number} n @param {string} tuple */
 const tuples = (n, tuple) => Array.from({ length: n }, () => tuple).join(', ')
+
+/**
+ * One INSERT for delivery attempts.
+ * @param {import('./write-buffer').AttemptRow[]} attempts
+ */
+function attemptsInsert (attempts) {
+  return {
+    sql: `INSERT INTO callback_attempt (callback_id, attempt, url, status_code, error, duration_ms, created_at)
+       VALUES ${tuples(attempts.length, '(?, ?, ?, ?, ?, ?, ?)')}`,
+    bindings: attempts.flatMap((a) => [a.callbackId, a.attempt, a.url, a.statusCode, a.error, a.durationMs, a.at])
+  }
+}
+
+/**
+ * Which of these callbacks have rows already: read with BEGIN in the
+ * consumer's first round trip, so a record redelivered without its progress
+ * (the runner would skip it otherwise) is not delivered a second time.
+ * @param {string[]} callbackIds
+ */
+function existingCallbacksQuery (callbackIds) {
+  return {
+    sql: `SELECT callback_id FROM callback WHERE callback_id IN (${tuples(callbackIds.length, '?') || 'NULL'})`,
+    bindings: callbackIds
+  }
+}
 
 /** @param {string} text */
 function parseHeaders (text) {
@@ -47,36 +73,32 @@ function createRepository (db, { instanceId, leaseMs }) {
   const leaseMicros = leaseMs * 1000
 
   /**
-   * Adds the batch's callback rows, claimed by this instance, to the
-   * transaction's write batch (no round trip of its own). INSERT IGNORE skips
-   * duplicate keys (a notification delivered twice); message.js has already
-   * checked every length and type, so there is nothing else for IGNORE to
-   * hide. Resolves, after the commit, with the jobs that are this instance's
-   * to deliver: normally all of them; an id that already existed (the runner
-   * already skips redeliveries; this is the second guard) is delivered only
-   * if the existing row is still pending and ours.
+   * Adds the batch's callback rows to the transaction's write batch (no
+   * round trip of its own), each in the state its first attempt left it in
+   * (dispatcher.deliverFirst), with the attempts made: a callback delivered
+   * at once costs these two rows and nothing more. Rows still PENDING are
+   * claimed by this instance. message.js has checked every length and type.
+   * Plain INSERT: a row that exists already (a record redelivered without
+   * its progress) was left out by the handler (existingCallbacksQuery), and a
+   * duplicate here fails the transaction rather than hiding.
    * @param {ReturnType<typeof import('@switchyard/shared/db').createWriteBatch>} writes
-   * @param {import('./message').Job[]} jobs
-   * @returns {() => Promise<import('./message').Job[]>} call after the commit
+   * @param {import('./dispatcher').FirstOutcome[]} firsts
    */
-  function insertCallbacks (writes, jobs) {
-    let inserted = -1
+  function insertCallbacks (writes, firsts) {
     writes.add(
-      `INSERT IGNORE INTO callback (callback_id, participant, transfer_id, endpoint_type, method, path, headers, body,
-         status, attempts, next_attempt_at, claimed_by, claim_until)
-       VALUES ${tuples(jobs.length, "(?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', 0, NOW(3), ?, NOW(3) + INTERVAL ? MICROSECOND)")}`,
-      jobs.flatMap((j) => [j.callbackId, j.participant, j.transferId, j.endpointType, j.method, j.path,
-        JSON.stringify(j.headers), j.body, instanceId, leaseMicros]),
-      (result) => { inserted = result.affectedRows })
-    return async () => {
-      if (inserted === jobs.length) return jobs
-      // Some already existed: deliver only those this instance holds.
-      const [rows] = await db.raw(
-        `SELECT callback_id FROM callback WHERE callback_id IN (${tuples(jobs.length, '?')})
-            AND status = 'PENDING' AND claimed_by = ?`,
-        [...jobs.map((j) => j.callbackId), instanceId])
-      const ours = new Set(rows.map((/** @type {any} */ r) => r.callback_id))
-      return jobs.filter((j) => ours.has(j.callbackId))
+      `INSERT INTO callback (callback_id, participant, transfer_id, endpoint_type, method, path, headers, body,
+         status, attempts, last_error, next_attempt_at, delivered_at, claimed_by, claim_until)
+       VALUES ${tuples(firsts.length, "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, NOW(3)), ?, ?, IF(? = 'PENDING', NOW(3) + INTERVAL ? MICROSECOND, NULL))")}`,
+      firsts.flatMap(({ job: j, state }) => {
+        const status = state ? state.status : 'PENDING'
+        return [j.callbackId, j.participant, j.transferId, j.endpointType, j.method, j.path, JSON.stringify(j.headers), j.body,
+          status, state ? state.attempts : 0, state ? state.lastError : null, state ? state.nextAttemptAt : null,
+          state ? state.deliveredAt : null, instanceId, status, leaseMicros]
+      }))
+    const attempts = firsts.flatMap((f) => f.attempts)
+    if (attempts.length) {
+      const { sql, bindings } = attemptsInsert(attempts)
+      writes.add(sql, bindings)
     }
   }
 
@@ -101,13 +123,7 @@ function createRepository (db, { instanceId, leaseMs }) {
   async function writeOutcomes ({ attempts, updates }) {
     /** @type {{ sql: string, bindings: any[] }[]} */
     const statements = []
-    if (attempts.length) {
-      statements.push({
-        sql: `INSERT INTO callback_attempt (callback_id, attempt, url, status_code, error, duration_ms, created_at)
-           VALUES ${tuples(attempts.length, '(?, ?, ?, ?, ?, ?, ?)')}`,
-        bindings: attempts.flatMap((a) => [a.callbackId, a.attempt, a.url, a.statusCode, a.error, a.durationMs, a.at])
-      })
-    }
+    if (attempts.length) statements.push(attemptsInsert(attempts))
     if (updates.length) {
       const row = 'SELECT ? AS callback_id, ? AS status, ? AS attempts, ? AS last_error, ' +
         'CAST(? AS DATETIME(3)) AS next_attempt_at, CAST(? AS DATETIME(3)) AS delivered_at'
@@ -177,4 +193,4 @@ function createRepository (db, { instanceId, leaseMs }) {
   return { insertCallbacks, loadEndpoints, writeOutcomes, renewLeases, claimLapsed, releaseClaims }
 }
 
-module.exports = { createRepository }
+module.exports = { createRepository, existingCallbacksQuery }

@@ -26,6 +26,9 @@ const config = testConfig({
   CALLBACK_MAX_ATTEMPTS: '3',
   CALLBACK_CONCURRENCY: '2',
   CALLBACK_LEASE_MS: '1000',
+  // Long enough that a participant's own database query fits in it (the
+  // first test), short enough to be overtaken (the second).
+  CALLBACK_INLINE_WAIT_MS: '500',
   // The dispatcher waits a third of this for requests in flight at shutdown.
   SHUTDOWN_TIMEOUT_MS: '1500'
 })
@@ -114,6 +117,40 @@ test('delivers callbacks to several participants: URL from the endpoint, FSPIOP 
     const base = row.participant === a.name ? a.server.base : b.server.base
     expect(attempt).toMatchObject({ attempt: 1, url: base + row.path, status_code: 200, error: null })
   }
+})
+
+test('a callback reaches the participant before its row is written, which then records that attempt', async () => {
+  const rowsWhenReceived = []
+  const p = await participant('first', (req, res) => {
+    // While the participant is still answering, the switch has written nothing.
+    db('callback').where({ transfer_id: req.url.split('/').pop() }).count({ n: '*' })
+      .then(([{ n }]) => rowsWhenReceived.push(Number(n)), () => rowsWhenReceived.push('query failed'))
+      .finally(() => { res.statusCode = 200; res.end() })
+  })
+  const msgs = [notification(topic, p.name), notification(topic, p.name)]
+  await tk.send(msgs)
+  const rows = await waitUntil(statusIs('DELIVERED', msgs.map((m) => m.value.transferId)), { what: 'rows DELIVERED' })
+  expect(rowsWhenReceived).toEqual([0, 0])
+  for (const row of rows) {
+    expect(row).toMatchObject({ attempts: 1, last_error: null, claim_until: null })
+    expect((await attemptsOf(row.callback_id)).map((a) => [a.attempt, a.status_code, a.error])).toEqual([[1, 200, null]])
+  }
+})
+
+test('an attempt slower than CALLBACK_INLINE_WAIT_MS is stored as in flight; its outcome follows', async () => {
+  let answer
+  const p = await participant('slowish', (_req, res) => { answer = () => { res.statusCode = 200; res.end() } })
+  const msg = notification(topic, p.name)
+  await tk.send([msg])
+  const [pending] = await waitUntil(statusIs('PENDING', [msg.value.transferId]), { what: 'the row written while the attempt is in flight' })
+  expect(p.server.open()).toBe(1)
+  expect(pending.attempts).toBe(0)
+  expect(await attemptsOf(pending.callback_id)).toEqual([])
+  answer()
+  const [row] = await waitUntil(statusIs('DELIVERED', [msg.value.transferId]), { what: 'delivered' })
+  expect(row.attempts).toBe(1)
+  expect((await attemptsOf(row.callback_id)).map((a) => [a.attempt, a.status_code])).toEqual([[1, 200]])
+  expect(p.server.received).toHaveLength(1)
 })
 
 test('retries a failing endpoint with backoff: two 500s, then delivered on attempt 3', async () => {

@@ -35,7 +35,10 @@ function startStageSpans ({ stage, topic, partition, pickedUpAt, records }) {
     // Notifications name their recipient, so a transfer's two final
     // notifications can be told apart.
     if (typeof value.to === 'string') attributes['switchyard.notify.to'] = value.to
-    const span = tracer.startSpan(`${stage} process`, { kind: SpanKind.CONSUMER, startTime: pickedUpAt, attributes }, propagation.extract(ROOT_CONTEXT, r.headers))
+    // Started now, on the tracer's own (monotonic) clock like every span it
+    // is compared with, not at pickedUpAt (wall clock, whole milliseconds):
+    // a callback tried a moment after pickup must not seem to start first.
+    const span = tracer.startSpan(`${stage} process`, { kind: SpanKind.CONSUMER, attributes }, propagation.extract(ROOT_CONTEXT, r.headers))
     /** @type {Record<string, string>} */
     const carrier = {}
     propagation.inject(trace.setSpan(ROOT_CONTEXT, span), carrier)
@@ -44,7 +47,6 @@ function startStageSpans ({ stage, topic, partition, pickedUpAt, records }) {
   })
   const batch = tracer.startSpan(`${stage} batch`, {
     kind: SpanKind.INTERNAL,
-    startTime: pickedUpAt,
     attributes: { 'switchyard.stage': stage, 'switchyard.batch.size': records.length, 'messaging.destination.name': topic, 'messaging.kafka.destination.partition': partition },
     links: spans.map((s) => ({ context: s.spanContext() }))
   }, ROOT_CONTEXT)
