@@ -27,7 +27,7 @@ async function up (config, { say = () => {}, databases = [config.DB_NAME] } = {}
     // Start both servers concurrently: Kafka's JVM start-up dominates.
     const results = await Promise.allSettled([
       local.kafka && kafka.up({ paths, port: local.kafka.port, version: config.STACK_KAFKA_VERSION, heap: config.STACK_KAFKA_HEAP, say }),
-      local.mariadb && mariadb.up({ paths, port: local.mariadb.port, bufferPool: config.STACK_DB_BUFFER_POOL, user: config.DB_USER, password: config.DB_PASSWORD, databases, say })
+      local.mariadb && mariadb.up({ paths, port: local.mariadb.port, bufferPool: config.STACK_DB_BUFFER_POOL, redoLog: config.STACK_DB_REDO_LOG, user: config.DB_USER, password: config.DB_PASSWORD, databases, say })
     ])
     started.kafka = results[0].status === 'fulfilled' && Boolean(results[0].value && results[0].value.started)
     started.mariadb = results[1].status === 'fulfilled' && Boolean(results[1].value && results[1].value.started)

@@ -74,21 +74,27 @@ function adminSql (f, sql) {
   return run(client, ['--no-defaults', `--socket=${f.socket}`, '-u', os.userInfo().username, '--batch', '--skip-column-names', '-e', sql])
 }
 
-/** '256M', '4G' or a number of bytes → bytes. @param {string} size */
-function sizeBytes (size) {
+/** '256M', '4G' or a number of bytes → bytes. @param {string} size @param {string} name the setting */
+function sizeBytes (size, name) {
   const m = /^(\d+)([KMG]?)$/i.exec(String(size).trim())
-  if (!m) throw new Error(`STACK_DB_BUFFER_POOL: ${size} is not a size like 512M or 2G`)
+  if (!m) throw new Error(`${name}: ${size} is not a size like 512M or 2G`)
   return Number(m[1]) * 1024 ** ' KMG'.indexOf((m[2] || ' ').toUpperCase())
 }
 
 /** @param {string} s */
 const quote = (s) => `'${String(s).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
 
+// Background page flushing sized for an SSD rather than InnoDB's default of
+// 200 IOPS, which let dirty pages and the checkpoint age pile up during a
+// benchmark and then flushed them in a hurry, in the middle of later runs.
+const IO_CAPACITY = 1000
+const IO_CAPACITY_MAX = 4000
+
 /**
- * @param {{ paths: import('./paths').StackPaths, port: number, bufferPool: string,
+ * @param {{ paths: import('./paths').StackPaths, port: number, bufferPool: string, redoLog: string,
  *   user: string, password: string, databases: string[], say: (m: string) => void }} opts
  */
-async function up ({ paths, port, bufferPool, user, password, databases, say }) {
+async function up ({ paths, port, bufferPool, redoLog, user, password, databases, say }) {
   const f = files(paths, port)
   let pid = livePid(f.pidFile, SERVER_MARKERS)
   const started = !pid
@@ -118,7 +124,9 @@ async function up ({ paths, port, bufferPool, user, password, databases, say }) 
       // Durable: every commit is fsync'd (PERF.md: numbers are only honest so).
       '--innodb-flush-log-at-trx-commit=1',
       `--innodb-buffer-pool-size=${bufferPool}`,
-      '--innodb-log-file-size=256M',
+      `--innodb-log-file-size=${redoLog}`,
+      `--innodb-io-capacity=${IO_CAPACITY}`,
+      `--innodb-io-capacity-max=${IO_CAPACITY_MAX}`,
       '--max-connections=500',
       '--max-allowed-packet=64M',
       '--character-set-server=utf8mb4',
@@ -127,12 +135,19 @@ async function up ({ paths, port, bufferPool, user, password, databases, say }) 
     ], { pidFile: f.pidFile, logFile: path.join(f.dir, 'mariadb.out') })
   }
   await waitFor(async () => { adminSql(f, 'SELECT 1'); return true }, { what: 'MariaDB', timeoutMs: 60000, pid, logFile: f.logFile })
-  // A running server started with a smaller buffer pool grows to the one asked
-  // for (InnoDB resizes online); it never shrinks under a running workload.
-  const wanted = sizeBytes(bufferPool)
-  if (!started && wanted > Number(adminSql(f, 'SELECT @@innodb_buffer_pool_size').trim())) {
-    say(`growing the MariaDB buffer pool to ${bufferPool}`)
-    adminSql(f, `SET GLOBAL innodb_buffer_pool_size = ${wanted}`)
+  // A running server started with a smaller buffer pool or redo log grows to
+  // the one asked for (InnoDB resizes both online); neither shrinks under a
+  // running workload.
+  if (!started) {
+    for (const [variable, size, name, what] of [['innodb_buffer_pool_size', bufferPool, 'STACK_DB_BUFFER_POOL', 'buffer pool'],
+      ['innodb_log_file_size', redoLog, 'STACK_DB_REDO_LOG', 'redo log']]) {
+      const wanted = sizeBytes(size, name)
+      if (wanted > Number(adminSql(f, `SELECT @@${variable}`).trim())) {
+        say(`growing the MariaDB ${what} to ${size}`)
+        adminSql(f, `SET GLOBAL ${variable} = ${wanted}`)
+      }
+    }
+    adminSql(f, `SET GLOBAL innodb_io_capacity_max = ${IO_CAPACITY_MAX}; SET GLOBAL innodb_io_capacity = ${IO_CAPACITY}`)
   }
   // Idempotent bootstrap: the application user and its databases.
   const statements = [

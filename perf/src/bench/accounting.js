@@ -156,10 +156,12 @@ function kafkaDelta (a, b, transfers, prefix) {
 
 /** Durable settings in force, as the servers report them. @param {import('knex').Knex} db */
 async function durableSettings (db) {
-  const [[r]] = await db.raw('SELECT @@innodb_flush_log_at_trx_commit AS flush, @@sync_binlog AS syncBinlog, @@log_bin AS logBin, @@version AS version, @@innodb_buffer_pool_size AS pool')
+  const [[r]] = await db.raw('SELECT @@innodb_flush_log_at_trx_commit AS flush, @@sync_binlog AS syncBinlog, @@log_bin AS logBin, @@version AS version, @@innodb_buffer_pool_size AS pool, @@innodb_log_file_size AS redo, @@innodb_io_capacity AS io')
   return {
     innodb_flush_log_at_trx_commit: Number(r.flush),
     innodbBufferPoolMiB: Math.round(Number(r.pool) / 2 ** 20),
+    innodbRedoLogMiB: Math.round(Number(r.redo) / 2 ** 20),
+    innodbIoCapacity: Number(r.io),
     sync_binlog: Number(r.syncBinlog),
     log_bin: Boolean(Number(r.logBin)),
     mariadbVersion: r.version,

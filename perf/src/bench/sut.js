@@ -19,6 +19,7 @@ const BENCH_DB = 'switchyard_bench'
 const NODE_FLAGS = ['--max-semi-space-size=64']
 /** The ledger grows by every run; InnoDB must hold its working set (a running local server grows to it). */
 const BENCH_BUFFER_POOL = '4G'
+const BENCH_REDO_LOG = '2G'
 /** The large seeded ledger lives apart, so that the other profiles keep a small one. */
 const SEEDED_DB = 'switchyard_bench_seeded'
 
@@ -35,7 +36,7 @@ function freePort () {
 }
 
 /** @param {Record<string, string>} [overrides] */
-const benchConfig = (overrides = {}) => loadConfig(childEnv({ DB_NAME: BENCH_DB, LOG_LEVEL: 'warn', NODE_ENV: 'production', STACK_DB_BUFFER_POOL: BENCH_BUFFER_POOL, ...overrides }))
+const benchConfig = (overrides = {}) => loadConfig(childEnv({ DB_NAME: BENCH_DB, LOG_LEVEL: 'warn', NODE_ENV: 'production', STACK_DB_BUFFER_POOL: BENCH_BUFFER_POOL, STACK_DB_REDO_LOG: BENCH_REDO_LOG, ...overrides }))
 
 /** Local Kafka and MariaDB (started if not running, never stopped), the bench database migrated. @param {(m: string) => void} say @param {string} [dbName] */
 async function ensureStack (say, dbName = BENCH_DB) {

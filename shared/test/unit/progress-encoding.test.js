@@ -3,7 +3,7 @@
 // The stored copy of what a chunk emitted must come back byte for byte: a
 // replay after a crash re-sends exactly these messages.
 
-const { encodeOutgoing, decodeOutgoing, toProgress } = require('../../src/kafka/progress')
+const { encodeOutgoing, packOutgoing, decodeOutgoing, toProgress } = require('../../src/kafka/progress')
 const { toWire } = require('../../src/kafka/envelope')
 
 const messages = [
@@ -28,4 +28,20 @@ test('the stored form is valid JSON and does not escape the payloads again', () 
 test('rows stored in the earlier form (value as a string) still read back', () => {
   const [row] = [{ first_offset: '3', last_offset: '5', outgoing: JSON.stringify(messages) }]
   expect(toProgress([row])).toEqual({ appliedThrough: 5n, last: { firstOffset: 3n, lastOffset: 5n, outgoing: messages } })
+})
+
+test('large stored forms are compressed, small ones stay JSON text, and both read back exactly', () => {
+  const many = Array.from({ length: 40 }, (_, i) => toWire({ topic: 'sy.notification', key: `fsp${i}`, value: { to: `fsp${i}`, body: { transferId: `t-${i}`, note: 'é 🚀' } } }))
+  const packed = packOutgoing(many)
+  expect(packed.length).toBeLessThan(Buffer.byteLength(encodeOutgoing(many)) / 4)
+  expect(decodeOutgoing(packed)).toEqual(many)
+  const small = packOutgoing(messages.slice(2))
+  expect(small.toString('utf8')).toBe(encodeOutgoing(messages.slice(2)))
+  expect(decodeOutgoing(small)).toEqual(messages.slice(2))
+  expect(decodeOutgoing(packOutgoing([]))).toEqual([])
+})
+
+test('rows stored as text before the column was binary still read back', () => {
+  expect(decodeOutgoing(Buffer.from(encodeOutgoing(messages), 'utf8'))).toEqual(messages)
+  expect(decodeOutgoing(encodeOutgoing(messages))).toEqual(messages)
 })
