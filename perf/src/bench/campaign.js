@@ -12,6 +12,7 @@ const { summarizeCampaign } = require('./summary')
 const { CONFIGS } = require('./profiles')
 const { snapshotTree } = require('./snapshot')
 const acc = require('./accounting')
+const { speedProbe } = require('./speed-probe')
 
 /** @param {import('knex').Knex} db @param {string} dbName */
 async function ledgerSize (db, dbName) {
@@ -56,7 +57,9 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
     nullSwitch: /** @type {any} */ (null),
     runs: /** @type {any[]} */ ([]),
     summary: /** @type {any} */ (null),
-    problems: /** @type {string[]} */ ([])
+    problems: /** @type {string[]} */ ([]),
+    // Milliseconds of the same fixed work at the start, before each run and at the end (speed-probe.js).
+    speedProbeMs: { start: speedProbe(), end: /** @type {number | null} */ (null) }
   }
   try {
     if (profile.nullRates.length) {
@@ -65,9 +68,10 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
     }
     for (let rep = 1; rep <= profile.reps; rep++) {
       for (const label of profile.configs) {
-        say(`run ${rep}/${profile.reps}: ${label} — ${CONFIGS[label].description}`)
+        const speedMs = speedProbe()
+        say(`run ${rep}/${profile.reps}: ${label} — ${CONFIGS[label].description} (speed probe ${speedMs} ms)`)
         const run = await benchRun({ label, env: { ...socketEnv, ...CONFIGS[label].env, ...(profile.env || {}), DB_NAME: dbName }, profile, db, stackPids, dbName, codeDir: snapshot.dir, say })
-        result.runs.push({ rep, ...run })
+        result.runs.push({ rep, speedProbeMs: speedMs, ...run })
         if (run.errors.length) result.problems.push(`${label} run ${rep}: ${run.errors[0].split('\n')[0]}`)
       }
     }
@@ -81,6 +85,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
     for (const s of run.steps) if (!s.valid) result.problems.push(`${run.label} run ${run.rep} step ${s.offeredRate}/s INVALID: ${s.gates.filter((/** @type {any} */ g) => !g.ok).map((/** @type {any} */ g) => g.name).join(', ')}`)
     if (run.single && !run.single.valid) result.problems.push(`${run.label} run ${run.rep} single-transfer INVALID`)
   }
+  result.speedProbeMs.end = speedProbe()
   result.summary = summarizeCampaign(result.runs)
   result.finishedAt = new Date().toISOString()
   result.durationS = Math.round((performance.now() - t0) / 100) / 10

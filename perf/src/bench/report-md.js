@@ -20,6 +20,11 @@ function renderMarkdown (result, svgFiles) {
   L.push(`Machine: ${m.nproc} cores (${m.cpuModel}), ${m.memoryGiB} GiB, Linux ${m.kernel}, Node ${m.node}; load average at start ${m.loadavg.join(' ')}. ` +
     `Code under test: ${result.code && result.code.from === 'head' ? `the last commit, \`${n(m.git.commit)}\`` : `the working tree at commit \`${n(m.git.commit)}\` with ${m.git.uncommittedFiles} uncommitted file(s)`}` +
     `${result.code ? ` (copied once for the whole campaign, digest ${result.code.digest})` : ''}.`, '')
+  if (result.speedProbeMs) {
+    const runs = result.runs.map((/** @type {any} */ r) => r.speedProbeMs).filter((/** @type {any} */ v) => typeof v === 'number')
+    L.push(`Speed probe (the same fixed single-threaded work, ms; lower is faster — a shared VM's speed drifts): ${result.speedProbeMs.start} at the start` +
+      `${runs.length ? `, ${Math.min(...runs)}–${Math.max(...runs)} before the runs` : ''}${result.speedProbeMs.end !== null ? `, ${result.speedProbeMs.end} at the end` : ''}.`, '')
+  }
   L.push(`Durable settings: MariaDB ${d.mariadbVersion} \`innodb_flush_log_at_trx_commit=${d.innodb_flush_log_at_trx_commit}\` (binlog ${d.log_bin ? 'on' : 'off'}${d.innodbBufferPoolMiB ? `, buffer pool ${d.innodbBufferPoolMiB} MiB` : ''}${d.innodbRedoLogMiB ? `, redo log ${d.innodbRedoLogMiB} MiB, io_capacity ${d.innodbIoCapacity}` : ''}); ` +
     `Kafka producer acks=${d.kafkaProducerAcks}; ${d.kafkaReplication}.${result.settings.dbOverSocket ? ' The switch reaches MariaDB over its Unix socket (DB_SOCKET), Kafka and HTTP over loopback TCP.' : ''} Everything — Kafka, MariaDB, the API, the handlers, the generator and the simulated participants — on this one machine.`, '')
   L.push(`Ledger at start: ${Object.entries(result.ledgerBefore || {}).map(([t, c]) => `${t} ≈ ${c} rows`).join(', ')}.`, '')
@@ -72,7 +77,7 @@ function renderMarkdown (result, svgFiles) {
 
   L.push('## Every run', '')
   for (const run of result.runs) {
-    L.push(`### ${run.label}, repetition ${run.rep} (${run.runId})`, '')
+    L.push(`### ${run.label}, repetition ${run.rep} (${run.runId})${run.speedProbeMs ? `, speed probe ${run.speedProbeMs} ms` : ''}`, '')
     if (run.errors.length) L.push(`Run failed: \`${run.errors[0].split('\n')[0]}\``, '')
     if (run.single) {
       const sg = run.single
