@@ -50,7 +50,7 @@ const schema = {
   CALLBACK_MAX_ATTEMPTS: { group: 'callbacks', type: 'integer', min: 1, default: 8, description: 'Delivery attempts per callback before it is recorded as failed and dead-lettered.' },
   CALLBACK_BACKOFF_MS: { group: 'callbacks', type: 'integer', min: 1, default: 250, description: 'First retry delay; doubles per attempt with full jitter.' },
   CALLBACK_MAX_BACKOFF_MS: { group: 'callbacks', type: 'integer', min: 1, default: 30000, description: 'Longest delay between two attempts.' },
-  CALLBACK_INLINE_WAIT_MS: { group: 'callbacks', type: 'integer', min: 0, default: 50, description: 'How long the notification consumer waits for a batch\'s first delivery attempts, so that their rows are written once, in their outcome; a slower attempt is written as in flight and finishes in the background. Only attempts that found a free slot are waited for.' },
+  CALLBACK_INLINE_WAIT_MS: { group: 'callbacks', type: 'integer', min: 0, default: 20, description: 'How long the notification consumer waits for a batch\'s first delivery attempts, so that their rows are written once, in their outcome; a slower attempt is written as in flight and finishes in the background. Participants that have been answering (or failing) more slowly than this, and attempts that found no free slot, are not waited for.' },
   CALLBACK_CONCURRENCY: { group: 'callbacks', type: 'integer', min: 1, default: 32, description: 'Callbacks in flight per participant; a slow participant only fills its own slots.' },
   CALLBACK_LEASE_MS: { group: 'callbacks', type: 'integer', min: 1000, default: 60000, description: 'How long a notification replica owns a pending callback before another may take it over.' },
 

@@ -46,7 +46,14 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
   const concurrency = config.CALLBACK_CONCURRENCY
   /** @type {Map<string, Job>} every callback this instance owns and has not finished */
   const held = new Map()
-  /** @type {Map<string, Job>} callbacks tried before their rows were written (finished or not) */
+  /**
+   * Callbacks tried before their rows were written (finished or not), until
+   * the consumer's transaction commits. A batch whose transaction never
+   * commits here (dead-lettered, or its partition handed to another replica)
+   * leaves its callbacks in this map until the process stops: rare, and no
+   * more than such batches hold.
+   * @type {Map<string, Job>}
+   */
   const unwritten = new Map()
   /** @type {Map<string, { ready: Job[], inFlight: number }>} one lane per participant */
   const lanes = new Map()
@@ -111,6 +118,21 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
   }
 
   /**
+   * How long each participant has been taking to answer (a moving average;
+   * a failed attempt counts as too long): deliverFirst does not wait for a
+   * participant that answers more slowly than its wait, so one slow
+   * participant costs the others' next batch nothing.
+   * @type {Map<string, number>}
+   */
+  const answerMs = new Map()
+
+  /** @param {string} participant @param {number} ms */
+  function learn (participant, ms) {
+    const before = answerMs.get(participant)
+    answerMs.set(participant, before === undefined || !Number.isFinite(before) || !Number.isFinite(ms) ? ms : 0.8 * before + 0.2 * ms)
+  }
+
+  /**
    * Where an outcome goes: to the write buffer, or, while the callback's row
    * is not written, to the callback itself.
    * @param {Job} job @param {Note['kind']} kind @param {any} row an AttemptRow or an UpdateRow
@@ -124,7 +146,8 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
   /**
    * Tries new callbacks at once, before their rows are written. Resolves when
    * the first attempts that could start (a free slot in the participant's
-   * lane) have settled, or after `waitMs`, with each callback's state to
+   * lane) have settled — except those to participants that have been
+   * answering more slowly than `waitMs` — or after `waitMs`, with each callback's state to
    * write: its latest outcome (none: still PENDING with no attempt) and the
    * attempts made. A callback it already holds unwritten (the consumer's
    * transaction is being retried) is not tried again.
@@ -146,7 +169,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     })
     /** @type {Promise<void>[]} */
     const firsts = []
-    for (const job of mine) if (job.running) firsts.push(job.running)
+    for (const job of mine) if (job.running && !((answerMs.get(job.participant) ?? 0) > waitMs)) firsts.push(job.running)
     if (firsts.length && waitMs > 0) await settledWithin(Promise.all(firsts), waitMs)
     return mine.map((job) => {
       const notes = job.notes || []
@@ -211,6 +234,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     }
     job.attempts = n
     const durationMs = performance.now() - t0
+    learn(job.participant, error ? Infinity : durationMs)
     note(job, 'attempt', { callbackId: job.callbackId, attempt: n, url, statusCode, error, durationMs: Math.round(durationMs), at })
     callbacks.attempt(callbackOutcome(statusCode, failure), durationMs / 1000)
     if (!error) {

@@ -13,6 +13,7 @@ const { CONFIGS } = require('./profiles')
 const { snapshotTree } = require('./snapshot')
 const acc = require('./accounting')
 const { speedProbe } = require('./speed-probe')
+const { failLeftoverCallbacks } = require('./ledger-facts')
 
 /** @param {import('knex').Knex} db @param {string} dbName */
 async function ledgerSize (db, dbName) {
@@ -68,6 +69,8 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
     }
     for (let rep = 1; rep <= profile.reps; rep++) {
       for (const label of profile.configs) {
+        const leftover = await failLeftoverCallbacks(db)
+        if (leftover) say(`recorded ${leftover} callbacks an earlier run left pending as FAILED`)
         const speedMs = speedProbe()
         say(`run ${rep}/${profile.reps}: ${label} — ${CONFIGS[label].description} (speed probe ${speedMs} ms)`)
         const run = await benchRun({ label, env: { ...socketEnv, ...CONFIGS[label].env, ...(profile.env || {}), DB_NAME: dbName }, profile, db, stackPids, dbName, codeDir: snapshot.dir, say })

@@ -87,4 +87,19 @@ async function stepFacts (db, { ids, accepted, committedCallbacks, positionsBefo
   }
 }
 
-module.exports = { positionSums, settle, stepFacts }
+/**
+ * Callbacks an earlier run left PENDING (an interrupted campaign, a killed
+ * run) are recorded as FAILED: the next run's notification handler would
+ * otherwise take them over and retry them, for minutes, against simulated
+ * participants that are gone — CPU that belongs to no run (an interrupted
+ * experiment's 82,000 of them cost later runs a quarter of the handler
+ * process). Only ever called on the benchmark's own database, under its lock.
+ * @param {import('knex').Knex} db
+ * @returns {Promise<number>} how many
+ */
+async function failLeftoverCallbacks (db) {
+  const [result] = await db.raw("UPDATE callback SET status = 'FAILED', claim_until = NULL, last_error = 'left pending by an earlier benchmark run' WHERE status = 'PENDING'")
+  return result.affectedRows
+}
+
+module.exports = { positionSums, settle, stepFacts, failLeftoverCallbacks }

@@ -1,0 +1,109 @@
+'use strict'
+
+// deliverFirst: new callbacks are tried before their rows exist, and the
+// consumer waits for those first attempts — but not for a participant that
+// has been answering more slowly than the wait, so one slow participant does
+// not hold back the next batch of everyone else's callbacks. Outcomes that
+// arrive before the row is written wait with the callback until written().
+
+const pino = require('pino')
+const { createDispatcher } = require('../../src/notification/dispatcher')
+
+const CONFIG = { CALLBACK_BACKOFF_MS: 1000, CALLBACK_MAX_BACKOFF_MS: 1000, CALLBACK_MAX_ATTEMPTS: 1, CALLBACK_CONCURRENCY: 4 }
+const LONG_WAIT_MS = 60000 // a deliverFirst that waits this long fails the test by its timeout
+
+let n = 0
+function job (participant) {
+  n++
+  return { callbackId: `cb-${n}`, participant, transferId: `t-${n}`, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_PUT', method: 'PUT', path: `/transfers/t-${n}`, headers: {}, body: '{}', attempts: 0, dueInMs: 0 }
+}
+
+/** An HTTP client whose answers the test gives, per request, in order. */
+function scriptedHttp () {
+  const waiting = []
+  return {
+    waiting,
+    send: () => new Promise((resolve, reject) => waiting.push({ resolve, reject })),
+    answer: (i, statusCode) => waiting[i].resolve({ statusCode }),
+    fail: (i, err) => waiting[i].reject(err),
+    destroy: async () => { for (const w of waiting) w.reject(new Error('destroyed')) }
+  }
+}
+
+function setup () {
+  const http = scriptedHttp()
+  const written = { attempts: [], updates: [] }
+  const dispatcher = createDispatcher({
+    config: /** @type {any} */ (CONFIG),
+    logger: pino({ level: 'silent' }),
+    endpoints: /** @type {any} */ ({ get: async () => ({ registered: true, value: 'http://dfsp.test/transfers/{{transferId}}' }) }),
+    http: /** @type {any} */ (http),
+    writer: /** @type {any} */ ({ attempt: (r) => written.attempts.push(r), update: (r) => written.updates.push(r) }),
+    producer: { send: async () => {} },
+    deadLetterTopic: 'dlq'
+  })
+  return { http, written, dispatcher }
+}
+
+const until = async (check) => { while (!check()) await new Promise((resolve) => setImmediate(resolve)) }
+
+test('waits for a first attempt and describes the row it left: delivered, one attempt', async () => {
+  const { http, written, dispatcher } = setup()
+  const first = dispatcher.deliverFirst([job('fast')], LONG_WAIT_MS)
+  await until(() => http.waiting.length === 1)
+  http.answer(0, 200)
+  const [outcome] = await first
+  expect(outcome.state).toMatchObject({ status: 'DELIVERED', attempts: 1, lastError: null })
+  expect(outcome.attempts).toEqual([expect.objectContaining({ attempt: 1, statusCode: 200, error: null })])
+  // Nothing reached the write buffer: the consumer writes it with the row.
+  expect(written).toEqual({ attempts: [], updates: [] })
+  dispatcher.written([outcome.job])
+  expect(written).toEqual({ attempts: [], updates: [] })
+  await dispatcher.stop(0)
+})
+
+test('does not wait for a participant that has been answering more slowly than the wait', async () => {
+  const { http, dispatcher } = setup()
+  // The slow participant's first callback: waited for (nothing known yet), for at most 30 ms.
+  const [pending] = await dispatcher.deliverFirst([job('slow')], 30)
+  expect(pending.state).toBeNull()
+  expect(pending.attempts).toEqual([])
+  dispatcher.written([pending.job])
+  http.fail(0, Object.assign(new Error('no answer'), { code: 'UND_ERR_HEADERS_TIMEOUT' }))
+  await until(() => dispatcher.size() === 0)
+
+  // Its next callback, in a batch with a fast participant's: only the fast one is waited for.
+  const batch = dispatcher.deliverFirst([job('slow'), job('fast')], LONG_WAIT_MS)
+  await until(() => http.waiting.length === 3)
+  http.answer(2, 200)
+  const [slow, fast] = await batch
+  expect(slow.state).toBeNull()
+  expect(fast.state).toMatchObject({ status: 'DELIVERED', attempts: 1 })
+  await dispatcher.stop(0)
+})
+
+test('an outcome that arrives before written() goes to the write buffer only then', async () => {
+  const { http, written, dispatcher } = setup()
+  const [outcome] = await dispatcher.deliverFirst([job('late')], 10)
+  expect(outcome.state).toBeNull()
+  http.answer(0, 200)
+  await until(() => !outcome.job.running)
+  expect(written).toEqual({ attempts: [], updates: [] })
+  dispatcher.written([outcome.job])
+  expect(written.attempts).toEqual([expect.objectContaining({ callbackId: outcome.job.callbackId, attempt: 1, statusCode: 200 })])
+  expect(written.updates).toEqual([expect.objectContaining({ callbackId: outcome.job.callbackId, status: 'DELIVERED', attempts: 1 })])
+  await dispatcher.stop(0)
+})
+
+test('a retried transaction gets the same callbacks back, not a second delivery', async () => {
+  const { http, dispatcher } = setup()
+  const j = job('fast')
+  const first = dispatcher.deliverFirst([j], LONG_WAIT_MS)
+  await until(() => http.waiting.length === 1)
+  http.answer(0, 200)
+  await first
+  const [again] = await dispatcher.deliverFirst([{ ...j }], LONG_WAIT_MS)
+  expect(http.waiting).toHaveLength(1)
+  expect(again.state).toMatchObject({ status: 'DELIVERED', attempts: 1 })
+  await dispatcher.stop(0)
+})
