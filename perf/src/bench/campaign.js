@@ -22,13 +22,13 @@ async function ledgerSize (db, dbName) {
 }
 
 /**
- * @param {{ profileName: string, profile: any, command: string, code: 'working' | 'head', dbName: string, say: (m: string) => void }} opts
+ * @param {{ profileName: string, profile: any, command: string, code: string, dbName: string, say: (m: string) => void }} opts
  */
 async function runCampaign ({ profileName, profile, command, code, dbName, say }) {
   const started = new Date()
   const t0 = performance.now()
   const snapshot = snapshotTree(root, { from: code })
-  say(`code under test: ${code === 'head' ? 'the last commit' : 'the working tree'}, copied to ${snapshot.dir} (digest ${snapshot.digest})`)
+  say(`code under test: ${snapshot.commit ? `commit ${snapshot.commit.slice(0, 10)}${code === 'head' ? ' (the last commit)' : ''}` : 'the working tree'}, copied to ${snapshot.dir} (digest ${snapshot.digest})`)
   const { pids: stackPids, dbSocket } = await ensureStack((m) => say(`stack: ${m}`), dbName)
   // The switch reaches the local MariaDB over its Unix socket (DB_SOCKET), as npm start does.
   const socketEnv = dbSocket ? { DB_SOCKET: dbSocket } : {}
@@ -50,7 +50,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
     finishedAt: '',
     durationS: 0,
     machine: acc.machineInfo(root),
-    code: { from: snapshot.from, digest: snapshot.digest },
+    code: { from: snapshot.from, commit: snapshot.commit, digest: snapshot.digest },
     durable: await acc.durableSettings(db),
     database: dbName,
     ledgerBefore: await ledgerSize(db, dbName),

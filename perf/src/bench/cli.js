@@ -3,8 +3,9 @@
 
 // npm run bench -- [--quick | --profile full|quick|seeded] [--out perf/results]
 //   [--configs batched,naive,traced] [--rates 100,200] [--step-ms 8000] [--reps 3] [--single 500] [--no-null]
-//   [--code working|head]   the working tree as it is (default) or the last commit; copied once, so
-//                           every run of the campaign starts the same code
+//   [--code working|head|<revision>]  the working tree as it is (default), the last commit, or
+//                           any commit (measured with today's harness); copied once, so every run
+//                           of the campaign starts the same code
 //   [--db name]             default switchyard_bench; switchyard_bench_seeded for --profile seeded
 //   [--env K=V,K=V]         extra configuration for every run of the switch (experiments; printed in the report)
 //   [--cpu-prof dir]        write V8 CPU profiles of the api and handler processes to dir (costs speed)
@@ -59,7 +60,7 @@ function options () {
     }
   })
   if (values.help) {
-    console.log('usage: node perf/src/bench/cli.js [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head] [--db name] [--env K=V,…] [--cpu-prof dir]')
+    console.log('usage: node perf/src/bench/cli.js [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head|<revision>] [--db name] [--env K=V,…] [--cpu-prof dir]')
     process.exit(0)
   }
   const name = values.profile || (values.quick ? 'quick' : 'full')
@@ -74,11 +75,11 @@ function options () {
   if (values.reps) profile.reps = Number(values.reps)
   if (values.single) profile.single = Number(values.single)
   if (values['no-null']) profile.nullRates = []
-  if (values.code !== 'working' && values.code !== 'head') throw new Error('--code is working or head')
+  if (!values.code) throw new Error('--code is working, head or a git revision')
   if (values.env) profile.env = parseEnv(values.env)
   if (values['cpu-prof']) profile.cpuProfDir = path.resolve(values['cpu-prof'])
   const dbName = values.db || (name === 'seeded' ? SEEDED_DB : BENCH_DB)
-  return { name, profile, out: path.resolve(values.out), code: /** @type {'working' | 'head'} */ (values.code), dbName }
+  return { name, profile, out: path.resolve(values.out), code: String(values.code), dbName }
 }
 
 async function main () {

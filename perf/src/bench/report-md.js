@@ -10,6 +10,13 @@ const f = (x) => (x ? (x.n > 1 ? `${x.median} (${x.min}–${x.max})` : `${x.medi
 const n = (v) => (v === null || v === undefined ? '–' : String(v))
 const COMPONENTS = ['api', 'handlers', 'kafka', 'mariadb', 'generator']
 
+/** @param {any} code @param {any} git */
+function codeUnderTest (code, git) {
+  if (code && code.commit) return `commit \`${code.commit}\`${code.from === 'head' ? ' (the last commit)' : ` (\`--code ${code.from}\`; the harness at \`${n(git.commit)}\`)`}`
+  if (code && code.from === 'head') return `the last commit, \`${n(git.commit)}\``
+  return `the working tree at commit \`${n(git.commit)}\` with ${git.uncommittedFiles} uncommitted file(s)`
+}
+
 /** @param {any} result @param {Record<string, string>} svgFiles */
 function renderMarkdown (result, svgFiles) {
   const L = []
@@ -18,7 +25,7 @@ function renderMarkdown (result, svgFiles) {
   L.push(`# Switchyard benchmark — ${result.profile} profile, ${result.startedAt}`, '')
   L.push(`Command: \`${result.command}\` — took ${result.durationS} s.`, '')
   L.push(`Machine: ${m.nproc} cores (${m.cpuModel}), ${m.memoryGiB} GiB, Linux ${m.kernel}, Node ${m.node}; load average at start ${m.loadavg.join(' ')}. ` +
-    `Code under test: ${result.code && result.code.from === 'head' ? `the last commit, \`${n(m.git.commit)}\`` : `the working tree at commit \`${n(m.git.commit)}\` with ${m.git.uncommittedFiles} uncommitted file(s)`}` +
+    `Code under test: ${codeUnderTest(result.code, m.git)}` +
     `${result.code ? ` (copied once for the whole campaign, digest ${result.code.digest})` : ''}.`, '')
   if (result.speedProbeMs) {
     const runs = result.runs.map((/** @type {any} */ r) => r.speedProbeMs).filter((/** @type {any} */ v) => typeof v === 'number')

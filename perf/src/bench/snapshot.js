@@ -44,19 +44,37 @@ function digest (dir) {
 }
 
 /**
+ * The commit a `--code` value names: 'head' is the last commit, anything but
+ * 'working' a git revision (an older commit, measured on today's machine
+ * with today's harness, against today's schema).
+ * @param {string} root @param {string} from
+ * @returns {string | null} the full commit id, or null for the working tree
+ */
+function commitOf (root, from) {
+  if (from === 'working') return null
+  const rev = from === 'head' ? 'HEAD' : from
+  try {
+    return execFileSync('git', ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { cwd: root, encoding: 'utf8' }).trim()
+  } catch {
+    throw new Error(`--code ${from}: not a commit of this repository`)
+  }
+}
+
+/**
  * @param {string} root the repository
- * @param {{ from?: 'working' | 'head' }} [opts] the working tree as it is, or the last commit
- * @returns {{ dir: string, from: string, digest: string, remove: () => void }}
+ * @param {{ from?: string }} [opts] 'working' (the working tree as it is), 'head' (the last commit) or a git revision
+ * @returns {{ dir: string, from: string, commit: string | null, digest: string, remove: () => void }}
  */
 function snapshotTree (root, { from = 'working' } = {}) {
+  const commit = commitOf(root, from)
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-bench-code-'))
-  if (from === 'head') {
+  if (commit) {
     const paths = PACKAGES.flatMap((pkg) => [`${pkg}/src`, `${pkg}/package.json`])
-    const tar = execFileSync('git', ['archive', '--format=tar', 'HEAD', ...paths], { cwd: root, maxBuffer: 256 * 2 ** 20 })
+    const tar = execFileSync('git', ['archive', '--format=tar', commit, ...paths], { cwd: root, maxBuffer: 256 * 2 ** 20 })
     execFileSync('tar', ['-x', '-C', dir], { input: tar })
   }
   for (const pkg of PACKAGES) {
-    if (from !== 'head') {
+    if (!commit) {
       copyDir(path.join(root, pkg, 'src'), path.join(dir, pkg, 'src'))
       fs.copyFileSync(path.join(root, pkg, 'package.json'), path.join(dir, pkg, 'package.json'))
     }
@@ -73,7 +91,7 @@ function snapshotTree (root, { from = 'working' } = {}) {
     const target = PACKAGES.includes(entry) ? path.join(dir, entry) : path.join(root, entry)
     fs.symlinkSync(target, path.join(modules, '@switchyard', entry))
   }
-  return { dir, from, digest: digest(dir), remove: () => fs.rmSync(dir, { recursive: true, force: true }) }
+  return { dir, from, commit, digest: digest(dir), remove: () => fs.rmSync(dir, { recursive: true, force: true }) }
 }
 
 module.exports = { snapshotTree }
