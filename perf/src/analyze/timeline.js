@@ -3,7 +3,10 @@
 // Interval arithmetic for one transfer's events: order, gaps, work, total.
 
 /**
- * Sorts by start (then end, then label, so ties are stable) and sets on each
+ * Sorts by start — on a tie the longer item first, since it encloses the
+ * other (a stage span and the callback it sends within the same millisecond:
+ * span clocks have millisecond starts), then by label, so ties are stable —
+ * and sets on each
  * item its offset from the first start and its gap before: how long nothing
  * of this transfer was running — max(0, start − the latest end among the
  * earlier items) — and the label of the item that latest end belongs to.
@@ -14,7 +17,7 @@
  * @returns {T[]}
  */
 function toTimeline (items) {
-  const sorted = [...items].sort((a, b) => a.start - b.start || a.end - b.end || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
+  const sorted = [...items].sort((a, b) => a.start - b.start || b.end - a.end || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
   const first = sorted.length ? sorted[0].start : 0
   let latest = null
   for (const item of sorted) {

@@ -2,14 +2,16 @@
 
 const { toTimeline, unionLength, spanLength } = require('../../src/analyze/timeline')
 
-test('events are ordered by start, then end, then label', () => {
+test('events are ordered by start, then the longer (enclosing) one first, then label', () => {
+  // Span starts have millisecond resolution: a stage and the callback it
+  // sends can start in the same millisecond, and the stage encloses it.
   const t = toTimeline([
     { label: 'c', start: 5, end: 6 },
     { label: 'b', start: 1, end: 3 },
     { label: 'a', start: 1, end: 3 },
     { label: 'd', start: 1, end: 2 }
   ])
-  expect(t.map((e) => e.label)).toEqual(['d', 'a', 'b', 'c'])
+  expect(t.map((e) => e.label)).toEqual(['a', 'b', 'd', 'c'])
   expect(t.map((e) => e.offsetMs)).toEqual([0, 0, 0, 4])
 })
 
