@@ -169,21 +169,31 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     })
     /** @type {Promise<void>[]} */
     const firsts = []
-    for (const job of mine) if (job.running && !((answerMs.get(job.participant) ?? 0) > waitMs)) firsts.push(job.running)
+    for (const job of mine) if (job.running && (answerMs.get(job.participant) ?? 0) <= waitMs) firsts.push(job.running)
     if (firsts.length && waitMs > 0) await settledWithin(Promise.all(firsts), waitMs)
-    return mine.map((job) => {
-      const notes = job.notes || []
-      job.noted = notes.length
-      /** @type {import('./write-buffer').UpdateRow | null} */
-      let state = null
-      /** @type {import('./write-buffer').AttemptRow[]} */
-      const attempts = []
-      for (const n of notes) {
-        if (n.kind === 'attempt') attempts.push(n.row)
-        else state = n.row
-      }
-      return { job, state, attempts }
-    })
+    return mine.map(snapshot)
+  }
+
+  /**
+   * The row a callback's notes so far describe; they are now in it.
+   * @param {Job} job @returns {FirstOutcome}
+   */
+  function snapshot (job) {
+    const notes = job.notes || []
+    job.noted = notes.length
+    /** @type {import('./write-buffer').UpdateRow | null} */
+    let state = null
+    /** @type {import('./write-buffer').AttemptRow[]} */
+    const attempts = []
+    for (const n of notes) {
+      if (n.kind === 'attempt') attempts.push(n.row)
+      else state = n.row
+    }
+    const last = attempts[attempts.length - 1]
+    // An attempt without a state yet: it failed for good and the callback
+    // is being dead-lettered; FAILED follows once the row exists.
+    if (!state && last) state = { callbackId: job.callbackId, status: 'PENDING', attempts: last.attempt, lastError: last.error, nextAttemptAt: null, deliveredAt: null }
+    return { job, state, attempts }
   }
 
   /**

@@ -89,13 +89,10 @@ function createRepository (db, { instanceId, leaseMs }) {
       `INSERT INTO callback (callback_id, participant, transfer_id, endpoint_type, method, path, headers, body,
          status, attempts, last_error, next_attempt_at, delivered_at, claimed_by, claim_until)
        VALUES ${tuples(firsts.length, "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, NOW(3)), ?, ?, IF(? = 'PENDING', NOW(3) + INTERVAL ? MICROSECOND, NULL))")}`,
-      firsts.flatMap(({ job: j, state, attempts }) => {
+      firsts.flatMap(({ job: j, state }) => {
         const status = state ? state.status : 'PENDING'
-        // No state yet but an attempt made: it failed and the callback is
-        // being dead-lettered; the FAILED state follows once the row exists.
-        const last = attempts.length ? attempts[attempts.length - 1] : null
         return [j.callbackId, j.participant, j.transferId, j.endpointType, j.method, j.path, JSON.stringify(j.headers), j.body,
-          status, state ? state.attempts : attempts.length, state ? state.lastError : last && last.error, state ? state.nextAttemptAt : null,
+          status, state ? state.attempts : 0, state ? state.lastError : null, state ? state.nextAttemptAt : null,
           state ? state.deliveredAt : null, instanceId, status, leaseMicros]
       }))
     const attempts = firsts.flatMap((f) => f.attempts)

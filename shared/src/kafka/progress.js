@@ -66,13 +66,21 @@ function packOutgoing (outgoing) {
 }
 
 /**
- * Reads the column's value back: compressed or not, and rows written as text
- * before the column was binary.
+ * The column's value as JSON text: compressed or not, and rows written as
+ * text before the column was binary (migration 5 uses it to go back).
+ * @param {string | Buffer} stored @returns {string}
+ */
+function outgoingText (stored) {
+  if (typeof stored === 'string') return stored
+  return (stored[0] === ZLIB_CMF ? zlib.inflateSync(stored) : stored).toString('utf8')
+}
+
+/**
+ * Reads the column's value back.
  * @param {string | Buffer} stored @returns {import('./envelope').WireMessage[]}
  */
 function decodeOutgoing (stored) {
-  const text = typeof stored === 'string' ? stored : stored[0] === ZLIB_CMF ? zlib.inflateSync(stored).toString('utf8') : stored.toString('utf8')
-  return JSON.parse(text).map((/** @type {any} */ m) => ({
+  return JSON.parse(outgoingText(stored)).map((/** @type {any} */ m) => ({
     topic: m.topic,
     key: m.key,
     headers: m.headers,
@@ -109,4 +117,4 @@ function recordProgress (writes, { group, topic, partition }, row) {
     [group, topic, partition, String(row.firstOffset), String(row.lastOffset), packOutgoing(row.outgoing)])
 }
 
-module.exports = { progressQuery, toProgress, recordProgress, encodeOutgoing, packOutgoing, decodeOutgoing }
+module.exports = { progressQuery, toProgress, recordProgress, encodeOutgoing, packOutgoing, outgoingText, decodeOutgoing }

@@ -4,7 +4,7 @@
 // compressed once they are large (shared/src/kafka/progress.js). Text rows
 // written before stay readable as they are (their bytes are the JSON).
 
-const zlib = require('node:zlib')
+const { outgoingText } = require('../../kafka/progress')
 
 /** @param {import('knex').Knex} knex */
 exports.up = async (knex) => {
@@ -15,11 +15,12 @@ exports.up = async (knex) => {
 exports.down = async (knex) => {
   // Back to text, uncompressed first: the earlier code reads JSON text only.
   const rows = await knex('consumer_progress').select('consumer_group', 'topic', 'kafka_partition', 'outgoing')
+  // One row per consumer group and partition: few, so each is rewritten.
   for (const r of rows) {
-    if (!Buffer.isBuffer(r.outgoing) || r.outgoing[0] !== 0x78) continue
+    const text = outgoingText(r.outgoing)
     await knex('consumer_progress')
       .where({ consumer_group: r.consumer_group, topic: r.topic, kafka_partition: r.kafka_partition })
-      .update({ outgoing: zlib.inflateSync(r.outgoing) })
+      .update({ outgoing: Buffer.from(text, 'utf8') })
   }
   await knex.raw('ALTER TABLE consumer_progress MODIFY outgoing LONGTEXT NOT NULL')
 }
