@@ -8,6 +8,8 @@ const fs = require('node:fs')
 const path = require('node:path')
 
 const KINDS = ['INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER']
+/** Spans serialised per turn of the event loop (about a millisecond's work). */
+const SLICE = 200
 
 /** @param {[number, number]} hr */
 const toMs = (hr) => hr[0] * 1e3 + hr[1] / 1e6
@@ -48,8 +50,26 @@ function createFileSpanExporter ({ dir, service }) {
     file,
     /** @param {any[]} spans @param {(result: { code: number, error?: Error }) => void} done */
     export (spans, done) {
-      if (!stream) return done({ code: 1, error: new Error('exporter is shut down') })
-      stream.write(spans.map((s) => JSON.stringify(toRecord(s))).join('\n') + '\n', (err) => done(err ? { code: 1, error: err } : { code: 0 }))
+      /** @type {any} */
+      let failed = null
+      let next = 0
+      // A batch of thousands of spans takes many milliseconds to serialise:
+      // done in one go, it would stall every stage of this process at once
+      // (a traced run's p99 showed it). Slices of SLICE spans, with a turn of
+      // the event loop between them, spread that work thin.
+      const step = () => {
+        if (!stream) return done({ code: 1, error: new Error('exporter is shut down') })
+        const end = Math.min(next + SLICE, spans.length)
+        let text = ''
+        for (; next < end; next++) text += JSON.stringify(toRecord(spans[next])) + '\n'
+        const last = next >= spans.length
+        stream.write(text, (err) => {
+          if (err && !failed) failed = err
+          if (last) done(failed ? { code: 1, error: failed } : { code: 0 })
+        })
+        if (!last) setImmediate(step)
+      }
+      step()
     },
     async forceFlush () {},
     shutdown () {
