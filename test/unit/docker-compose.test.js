@@ -90,7 +90,7 @@ describe('docker-compose.yml', () => {
       const service = compose.services[name]
       const config = loadConfig(envOf(name))
       expect(config.HANDLERS).toEqual([name])
-      expect(service.command).toEqual(['node', 'handlers/src/main.js'])
+      expect(service.command).toEqual(['node', '--initial-old-space-size=128', 'handlers/src/main.js'])
       expect(service.healthcheck.test.join(' ')).toContain(`127.0.0.1:${config.HEALTH_PORT}/health`)
     }
     const api = loadConfig(envOf('api-adapter'))
