@@ -9,6 +9,7 @@
 //   [--db name]             default switchyard_bench; switchyard_bench_seeded for --profile seeded
 //   [--env K=V,K=V]         extra configuration for every run of the switch (experiments; printed in the report)
 //   [--cpu-prof dir]        write V8 CPU profiles of the api and handler processes to dir (costs speed)
+//   [--node-flags="…"]      the switch's Node flags instead of the ones it is deployed with (experiments; printed in the report)
 //
 // Starts what it measures (the local stack if needed, then per run the
 // api-adapter and the handlers as separate processes with fresh topics),
@@ -56,11 +57,12 @@ function options () {
       db: { type: 'string' },
       env: { type: 'string' },
       'cpu-prof': { type: 'string' },
+      'node-flags': { type: 'string' },
       help: { type: 'boolean', default: false }
     }
   })
   if (values.help) {
-    console.log('usage: node perf/src/bench/cli.js [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head|<revision>] [--db name] [--env K=V,…] [--cpu-prof dir]')
+    console.log('usage: node perf/src/bench/cli.js [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head|<revision>] [--db name] [--env K=V,…] [--cpu-prof dir] [--node-flags="…"]')
     process.exit(0)
   }
   const name = values.profile || (values.quick ? 'quick' : 'full')
@@ -78,6 +80,7 @@ function options () {
   if (!values.code) throw new Error('--code is working, head or a git revision')
   if (values.env) profile.env = parseEnv(values.env)
   if (values['cpu-prof']) profile.cpuProfDir = path.resolve(values['cpu-prof'])
+  if (values['node-flags'] !== undefined) profile.nodeFlags = values['node-flags'].split(/\s+/).filter(Boolean)
   const dbName = values.db || (name === 'seeded' ? SEEDED_DB : BENCH_DB)
   return { name, profile, out: path.resolve(values.out), code: String(values.code), dbName }
 }

@@ -98,7 +98,7 @@ async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, 
   if (traceDir) env = { ...env, TRACING_DIR: traceDir }
   let sut
   try {
-    sut = await startSwitch({ label, env, codeDir, say, cpuProfDir: profile.cpuProfDir })
+    sut = await startSwitch({ label, env, codeDir, say, cpuProfDir: profile.cpuProfDir, nodeFlags: profile.nodeFlags })
   } catch (err) {
     say(`${label}: switch did not start: ${err && err.message}`)
     return { label, env, runId: null, startMs: null, single: null, idle: null, steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, errors: [String(err && err.stack ? err.stack : err)] }

@@ -89,10 +89,11 @@ async function waitHealthy (url, alive, output, timeoutMs = 60000) {
 
 /**
  * Starts one Switchyard (api + handlers) with fresh topics and consumer groups.
- * @param {{ label: string, env?: Record<string, string>, codeDir?: string, say?: (m: string) => void, cpuProfDir?: string }} opts
- *   codeDir: a snapshot (snapshot.js), else the working tree; cpuProfDir: write V8 CPU profiles of both processes there
+ * @param {{ label: string, env?: Record<string, string>, codeDir?: string, say?: (m: string) => void, cpuProfDir?: string, nodeFlags?: string[] }} opts
+ *   codeDir: a snapshot (snapshot.js), else the working tree; cpuProfDir: write V8 CPU profiles of both processes there;
+ *   nodeFlags: instead of NODE_FLAGS (experiments)
  */
-async function startSwitch ({ label, env = {}, codeDir = root, say = () => {}, cpuProfDir }) {
+async function startSwitch ({ label, env = {}, codeDir = root, say = () => {}, cpuProfDir, nodeFlags = NODE_FLAGS }) {
   const runId = `${label}-${Date.now().toString(36)}${crypto.randomBytes(2).toString('hex')}`
   const [apiPort, adminPort, healthPort] = [await freePort(), await freePort(), await freePort()]
   const runEnv = {
@@ -110,7 +111,7 @@ async function startSwitch ({ label, env = {}, codeDir = root, say = () => {}, c
   const started = performance.now()
   await stack.createTopics(config)
   // The same V8 flags as the Dockerfile and the npm start scripts.
-  const nodeArgs = [...NODE_FLAGS, ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [])]
+  const nodeArgs = [...nodeFlags, ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [])]
   const api = startProcess(codeDir, 'api-adapter/src/server.js', runEnv, say, nodeArgs)
   const handlers = startProcess(codeDir, 'handlers/src/main.js', runEnv, say, nodeArgs)
   const apiUrl = `http://${config.API_HOST}:${apiPort}`
