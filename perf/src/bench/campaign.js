@@ -12,7 +12,9 @@ const { summarizeCampaign } = require('./summary')
 const { CONFIGS } = require('./profiles')
 const { snapshotTree } = require('./snapshot')
 const acc = require('./accounting')
-const { speedProbe } = require('./speed-probe')
+const path = require('node:path')
+const { speedProbe, parallelProbe, fsyncProbe } = require('./speed-probe')
+const { stackPaths } = require('../../../scripts/stack/paths')
 const { failLeftoverCallbacks } = require('./ledger-facts')
 
 /** @param {import('knex').Knex} db @param {string} dbName */
@@ -33,6 +35,10 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
   // The switch reaches the local MariaDB over its Unix socket (DB_SOCKET), as npm start does.
   const socketEnv = dbSocket ? { DB_SOCKET: dbSocket } : {}
   const config = benchConfig()
+  // Durable small writes are timed where the local stack keeps the database's files.
+  const probeDir = path.join(stackPaths(config).mariadb, 'probe')
+  /** The machine right now (speed-probe.js). */
+  const probeMachine = async () => ({ speedMs: speedProbe(), parallelMs: await parallelProbe(), fsyncMs: fsyncProbe(probeDir) })
   const db = createDb({ ...config, DB_POOL_MAX: 2 }, { database: dbName })
   // One campaign per database at a time: a second one would fail the first one's gates and share its CPU.
   // The lock lives as long as this one-connection pool.
@@ -60,7 +66,9 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
     summary: /** @type {any} */ (null),
     problems: /** @type {string[]} */ ([]),
     // Milliseconds of the same fixed work at the start, before each run and at the end (speed-probe.js).
-    speedProbeMs: { start: speedProbe(), end: /** @type {number | null} */ (null) }
+    speedProbeMs: { start: speedProbe(), end: /** @type {number | null} */ (null) },
+    // The same on every core at once, and durable 4 KB writes, at the start and the end (each run has its own).
+    machineProbe: { start: await probeMachine(), end: /** @type {any} */ (null) }
   }
   try {
     if (profile.nullRates.length) {
@@ -71,10 +79,10 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
       for (const label of profile.configs) {
         const leftover = await failLeftoverCallbacks(db)
         if (leftover) say(`recorded ${leftover} callbacks an earlier run left pending as FAILED`)
-        const speedMs = speedProbe()
-        say(`run ${rep}/${profile.reps}: ${label} — ${CONFIGS[label].description} (speed probe ${speedMs} ms)`)
+        const probe = await probeMachine()
+        say(`run ${rep}/${profile.reps}: ${label} — ${CONFIGS[label].description} (speed probe ${probe.speedMs} ms, all cores ${probe.parallelMs} ms, fsync p50 ${probe.fsyncMs.p50} ms)`)
         const run = await benchRun({ label, env: { ...socketEnv, ...CONFIGS[label].env, ...(profile.env || {}), DB_NAME: dbName }, profile, db, stackPids, dbName, codeDir: snapshot.dir, say })
-        result.runs.push({ rep, speedProbeMs: speedMs, ...run })
+        result.runs.push({ rep, speedProbeMs: probe.speedMs, machineProbe: probe, ...run })
         if (run.errors.length) result.problems.push(`${label} run ${rep}: ${run.errors[0].split('\n')[0]}`)
       }
     }
@@ -88,7 +96,8 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
     for (const s of run.steps) if (!s.valid) result.problems.push(`${run.label} run ${run.rep} step ${s.offeredRate}/s INVALID: ${s.gates.filter((/** @type {any} */ g) => !g.ok).map((/** @type {any} */ g) => g.name).join(', ')}`)
     if (run.single && !run.single.valid) result.problems.push(`${run.label} run ${run.rep} single-transfer INVALID`)
   }
-  result.speedProbeMs.end = speedProbe()
+  result.machineProbe.end = await probeMachine()
+  result.speedProbeMs.end = result.machineProbe.end.speedMs
   result.summary = summarizeCampaign(result.runs)
   result.finishedAt = new Date().toISOString()
   result.durationS = Math.round((performance.now() - t0) / 100) / 10

@@ -32,6 +32,12 @@ function renderMarkdown (result, svgFiles) {
     L.push(`Speed probe (the same fixed single-threaded work, ms; lower is faster — a shared VM's speed drifts): ${result.speedProbeMs.start} at the start` +
       `${runs.length ? `, ${Math.min(...runs)}–${Math.max(...runs)} before the runs` : ''}${result.speedProbeMs.end !== null ? `, ${result.speedProbeMs.end} at the end` : ''}.`, '')
   }
+  if (result.machineProbe) {
+    const probes = [result.machineProbe.start, ...result.runs.map((/** @type {any} */ r) => r.machineProbe), result.machineProbe.end].filter(Boolean)
+    /** @param {(p: any) => number} pick */
+    const range = (pick) => { const v = probes.map(pick); return Math.min(...v) === Math.max(...v) ? `${v[0]}` : `${Math.min(...v)}–${Math.max(...v)}` }
+    L.push(`The same work on every core at once (slowest thread, ms): ${range((p) => p.parallelMs)}; a 4 KB write made durable (fdatasync) in the local stack's directory: p50 ${range((p) => p.fsyncMs.p50)} ms, p99 ${range((p) => p.fsyncMs.p99)} ms (at the start, before each run and at the end).`, '')
+  }
   L.push(`Durable settings: MariaDB ${d.mariadbVersion} \`innodb_flush_log_at_trx_commit=${d.innodb_flush_log_at_trx_commit}\` (binlog ${d.log_bin ? 'on' : 'off'}${d.innodbBufferPoolMiB ? `, buffer pool ${d.innodbBufferPoolMiB} MiB` : ''}${d.innodbRedoLogMiB ? `, redo log ${d.innodbRedoLogMiB} MiB, io_capacity ${d.innodbIoCapacity}` : ''}); ` +
     `Kafka producer acks=${d.kafkaProducerAcks}; ${d.kafkaReplication}.${result.settings.dbOverSocket ? ' The switch reaches MariaDB over its Unix socket (DB_SOCKET), Kafka and HTTP over loopback TCP.' : ''} Everything — Kafka, MariaDB, the API, the handlers, the generator and the simulated participants — on this one machine.`, '')
   L.push(`Ledger at start: ${Object.entries(result.ledgerBefore || {}).map(([t, c]) => `${t} ≈ ${c} rows`).join(', ')}.`, '')
@@ -85,7 +91,7 @@ function renderMarkdown (result, svgFiles) {
 
   L.push('## Every run', '')
   for (const run of result.runs) {
-    L.push(`### ${run.label}, repetition ${run.rep} (${run.runId})${run.speedProbeMs ? `, speed probe ${run.speedProbeMs} ms` : ''}`, '')
+    L.push(`### ${run.label}, repetition ${run.rep} (${run.runId})${run.speedProbeMs ? `, speed probe ${run.speedProbeMs} ms` : ''}${run.machineProbe ? ` (all cores ${run.machineProbe.parallelMs} ms, fsync p50 ${run.machineProbe.fsyncMs.p50} / p99 ${run.machineProbe.fsyncMs.p99} ms)` : ''}`, '')
     if (run.errors.length) L.push(`Run failed: \`${run.errors[0].split('\n')[0]}\``, '')
     if (run.single) {
       const sg = run.single

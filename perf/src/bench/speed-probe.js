@@ -6,8 +6,19 @@
 // time of day and 2.4 s an hour later, and every latency moved with it. The
 // campaign times a fixed piece of single-threaded work before each run and
 // prints it, so a reader can tell a slower program from a slower machine.
+// Two more probes see what one thread does not:
+//
+// - the same work on every core at once (parallelProbe): two vCPUs can be
+//   hyperthreads of one physical core, or share it with a neighbour, and then
+//   both together are slower than either alone;
+// - small writes made durable where the database keeps its files
+//   (fsyncProbe): every commit waits for one, and a VM's disk drifts too.
 
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
 const crypto = require('node:crypto')
+const { Worker } = require('node:worker_threads')
 const { performance } = require('node:perf_hooks')
 
 /**
@@ -31,4 +42,66 @@ function speedProbe (tries = 3) {
   return Math.round(best * 10) / 10
 }
 
-module.exports = { speedProbe }
+const round1 = (/** @type {number} */ ms) => Math.round(ms * 10) / 10
+
+/** speedProbe() in a worker thread (best of its tries, as on the main thread). @returns {Promise<number>} its milliseconds */
+function probeInWorker () {
+  return new Promise((resolve, reject) => {
+    const code = `require('node:worker_threads').parentPort.postMessage(require(${JSON.stringify(__filename)}).speedProbe(3))`
+    const worker = new Worker(code, { eval: true })
+    worker.once('message', resolve)
+    worker.once('error', reject)
+  })
+}
+
+/**
+ * The same work on `threads` threads at once (default: one per core), each
+ * taking the best of its own tries as speedProbe() does (a fresh thread's
+ * first try runs unoptimised code); the slowest thread's time, best of
+ * `tries` rounds. Equal to speedProbe() when the cores do not slow each
+ * other down.
+ * @param {{ threads?: number, tries?: number }} [opts]
+ * @returns {Promise<number>} milliseconds
+ */
+async function parallelProbe ({ threads = os.availableParallelism(), tries = 1 } = {}) {
+  let best = Infinity
+  for (let t = 0; t < tries; t++) {
+    const times = await Promise.all(Array.from({ length: threads }, probeInWorker))
+    best = Math.min(best, Math.max(...times))
+  }
+  return round1(best)
+}
+
+/**
+ * `count` 4 KB writes to one file in `dir`, each followed by fdatasync —
+ * what a database commit waits for — timed one by one.
+ * @param {string} dir on the filesystem to measure
+ * @param {{ count?: number }} [opts]
+ * @returns {{ p50: number, p99: number, max: number }} milliseconds
+ */
+function fsyncProbe (dir, { count = 200 } = {}) {
+  fs.mkdirSync(dir, { recursive: true })
+  const file = path.join(dir, `fsync-probe-${process.pid}.tmp`)
+  const block = crypto.randomBytes(4096)
+  const fd = fs.openSync(file, 'w')
+  /** @type {number[]} */
+  const times = []
+  try {
+    for (let i = 0; i < count; i++) {
+      const t0 = performance.now()
+      fs.writeSync(fd, block, 0, block.length, 0)
+      fs.fdatasyncSync(fd)
+      times.push(performance.now() - t0)
+    }
+  } finally {
+    fs.closeSync(fd)
+    fs.rmSync(file, { force: true })
+  }
+  times.sort((a, b) => a - b)
+  // Microsecond resolution: a disk that acknowledges flushes from a cache answers in tens of them.
+  const us = (/** @type {number} */ ms) => Math.round(ms * 1000) / 1000
+  const at = (/** @type {number} */ q) => us(times[Math.min(times.length - 1, Math.floor(q * times.length))])
+  return { p50: at(0.5), p99: at(0.99), max: us(times[times.length - 1]) }
+}
+
+module.exports = { speedProbe, parallelProbe, fsyncProbe }
