@@ -48,6 +48,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
   if (!Number(free.f)) say(`another benchmark is running on ${dbName}; waiting for it (up to 15 minutes)`)
   const [[got]] = await lock.raw('SELECT GET_LOCK(?, 900) AS g', [lockName])
   if (!Number(got.g)) { await Promise.all([db.destroy(), lock.destroy()]); snapshot.remove(); throw new Error(`another benchmark still holds ${lockName}`) }
+  const firstProbe = await probeMachine()
   const result = {
     schema: 'switchyard-bench/1',
     profile: profileName,
@@ -66,9 +67,9 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
     summary: /** @type {any} */ (null),
     problems: /** @type {string[]} */ ([]),
     // Milliseconds of the same fixed work at the start, before each run and at the end (speed-probe.js).
-    speedProbeMs: { start: speedProbe(), end: /** @type {number | null} */ (null) },
+    speedProbeMs: { start: firstProbe.speedMs, end: /** @type {number | null} */ (null) },
     // The same on every core at once, and durable 4 KB writes, at the start and the end (each run has its own).
-    machineProbe: { start: await probeMachine(), end: /** @type {any} */ (null) }
+    machineProbe: { start: firstProbe, end: /** @type {any} */ (null) }
   }
   try {
     if (profile.nullRates.length) {

@@ -15,7 +15,7 @@ const { createKafkaFromConfig, allTopicNames } = require('../../../shared/src/ka
 
 const root = path.join(__dirname, '..', '..', '..')
 const BENCH_DB = 'switchyard_bench'
-/** V8 flags the switch's processes run with (Dockerfile NODE_OPTIONS, package.json start scripts). */
+/** V8 flags the switch's processes run with (the image's NODE_OPTIONS and CMD, the chart, docker-compose.yml, package.json start scripts). */
 const NODE_FLAGS = ['--max-semi-space-size=64', '--initial-old-space-size=128']
 /** The ledger grows by every run; InnoDB must hold its working set (a running local server grows to it). */
 const BENCH_BUFFER_POOL = '4G'
