@@ -66,9 +66,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
     runs: /** @type {any[]} */ ([]),
     summary: /** @type {any} */ (null),
     problems: /** @type {string[]} */ ([]),
-    // Milliseconds of the same fixed work at the start, before each run and at the end (speed-probe.js).
-    speedProbeMs: { start: firstProbe.speedMs, end: /** @type {number | null} */ (null) },
-    // The same on every core at once, and durable 4 KB writes, at the start and the end (each run has its own).
+    // The machine probes (speed-probe.js) at the start and the end; each run has its own.
     machineProbe: { start: firstProbe, end: /** @type {any} */ (null) }
   }
   try {
@@ -83,7 +81,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
         const probe = await probeMachine()
         say(`run ${rep}/${profile.reps}: ${label} — ${CONFIGS[label].description} (speed probe ${probe.speedMs} ms, all cores ${probe.parallelMs} ms, fsync p50 ${probe.fsyncMs.p50} ms)`)
         const run = await benchRun({ label, env: { ...socketEnv, ...CONFIGS[label].env, ...(profile.env || {}), DB_NAME: dbName }, profile, db, stackPids, dbName, codeDir: snapshot.dir, say })
-        result.runs.push({ rep, speedProbeMs: probe.speedMs, machineProbe: probe, ...run })
+        result.runs.push({ rep, machineProbe: probe, ...run })
         if (run.errors.length) result.problems.push(`${label} run ${rep}: ${run.errors[0].split('\n')[0]}`)
       }
     }
@@ -98,7 +96,6 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
     if (run.single && !run.single.valid) result.problems.push(`${run.label} run ${run.rep} single-transfer INVALID`)
   }
   result.machineProbe.end = await probeMachine()
-  result.speedProbeMs.end = result.machineProbe.end.speedMs
   result.summary = summarizeCampaign(result.runs)
   result.finishedAt = new Date().toISOString()
   result.durationS = Math.round((performance.now() - t0) / 100) / 10

@@ -27,16 +27,15 @@ function renderMarkdown (result, svgFiles) {
   L.push(`Machine: ${m.nproc} cores (${m.cpuModel}), ${m.memoryGiB} GiB, Linux ${m.kernel}, Node ${m.node}; load average at start ${m.loadavg.join(' ')}. ` +
     `Code under test: ${codeUnderTest(result.code, m.git)}` +
     `${result.code ? ` (copied once for the whole campaign, digest ${result.code.digest})` : ''}.`, '')
-  if (result.speedProbeMs) {
-    const runs = result.runs.map((/** @type {any} */ r) => r.speedProbeMs).filter((/** @type {any} */ v) => typeof v === 'number')
-    L.push(`Speed probe (the same fixed single-threaded work, ms; lower is faster — a shared VM's speed drifts): ${result.speedProbeMs.start} at the start` +
-      `${runs.length ? `, ${Math.min(...runs)}–${Math.max(...runs)} before the runs` : ''}${result.speedProbeMs.end !== null ? `, ${result.speedProbeMs.end} at the end` : ''}.`, '')
-  }
   if (result.machineProbe) {
-    const probes = [result.machineProbe.start, ...result.runs.map((/** @type {any} */ r) => r.machineProbe), result.machineProbe.end].filter(Boolean)
-    /** @param {(p: any) => number} pick */
-    const range = (pick) => { const v = probes.map(pick); return Math.min(...v) === Math.max(...v) ? `${v[0]}` : `${Math.min(...v)}–${Math.max(...v)}` }
-    L.push(`The same work on every core at once (slowest thread, ms): ${range((p) => p.parallelMs)}; a 4 KB write made durable (fdatasync) in the local stack's directory: p50 ${range((p) => p.fsyncMs.p50)} ms, p99 ${range((p) => p.fsyncMs.p99)} ms (at the start, before each run and at the end).`, '')
+    const { start, end } = result.machineProbe
+    const before = result.runs.map((/** @type {any} */ r) => r.machineProbe).filter(Boolean)
+    /** @param {any[]} probes @param {(p: any) => number} pick */
+    const range = (probes, pick) => { const v = probes.map(pick); return Math.min(...v) === Math.max(...v) ? `${v[0]}` : `${Math.min(...v)}–${Math.max(...v)}` }
+    L.push(`Speed probe (the same fixed single-threaded work, ms; lower is faster — a shared VM's speed drifts): ${start.speedMs} at the start` +
+      `${before.length ? `, ${range(before, (p) => p.speedMs)} before the runs` : ''}${end ? `, ${end.speedMs} at the end` : ''}.`, '')
+    const all = [start, ...before, end].filter(Boolean)
+    L.push(`The same work on every core at once (slowest thread, ms): ${range(all, (p) => p.parallelMs)}; a 4 KB write made durable (fdatasync) in the local stack's directory: p50 ${range(all, (p) => p.fsyncMs.p50)} ms, p99 ${range(all, (p) => p.fsyncMs.p99)} ms (at the start, before each run and at the end).`, '')
   }
   L.push(`Durable settings: MariaDB ${d.mariadbVersion} \`innodb_flush_log_at_trx_commit=${d.innodb_flush_log_at_trx_commit}\` (binlog ${d.log_bin ? 'on' : 'off'}${d.innodbBufferPoolMiB ? `, buffer pool ${d.innodbBufferPoolMiB} MiB` : ''}${d.innodbRedoLogMiB ? `, redo log ${d.innodbRedoLogMiB} MiB, io_capacity ${d.innodbIoCapacity}` : ''}); ` +
     `Kafka producer acks=${d.kafkaProducerAcks}; ${d.kafkaReplication}.${result.settings.dbOverSocket ? ' The switch reaches MariaDB over its Unix socket (DB_SOCKET), Kafka and HTTP over loopback TCP.' : ''} Everything — Kafka, MariaDB, the API, the handlers, the generator and the simulated participants — on this one machine.`, '')
@@ -91,7 +90,7 @@ function renderMarkdown (result, svgFiles) {
 
   L.push('## Every run', '')
   for (const run of result.runs) {
-    L.push(`### ${run.label}, repetition ${run.rep} (${run.runId})${run.speedProbeMs ? `, speed probe ${run.speedProbeMs} ms` : ''}${run.machineProbe ? ` (all cores ${run.machineProbe.parallelMs} ms, fsync p50 ${run.machineProbe.fsyncMs.p50} / p99 ${run.machineProbe.fsyncMs.p99} ms)` : ''}`, '')
+    L.push(`### ${run.label}, repetition ${run.rep} (${run.runId})${run.machineProbe ? `, speed probe ${run.machineProbe.speedMs} ms (all cores ${run.machineProbe.parallelMs} ms, fsync p50 ${run.machineProbe.fsyncMs.p50} / p99 ${run.machineProbe.fsyncMs.p99} ms)` : ''}`, '')
     if (run.errors.length) L.push(`Run failed: \`${run.errors[0].split('\n')[0]}\``, '')
     if (run.single) {
       const sg = run.single

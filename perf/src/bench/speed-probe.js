@@ -20,6 +20,8 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const { Worker } = require('node:worker_threads')
 const { performance } = require('node:perf_hooks')
+const { round } = require('./schedule')
+const { exactPercentile } = require('./histogram')
 
 /**
  * Times a fixed, deterministic piece of work (integer arithmetic and sha256,
@@ -39,10 +41,8 @@ function speedProbe (tries = 3) {
     for (let i = 0; i < 1000; i++) digest = crypto.createHash('sha256').update(block).update(digest).digest()
     best = Math.min(best, performance.now() - t0)
   }
-  return Math.round(best * 10) / 10
+  return round(best, 1)
 }
-
-const round1 = (/** @type {number} */ ms) => Math.round(ms * 10) / 10
 
 /** speedProbe() in a worker thread (best of its tries, as on the main thread). @returns {Promise<number>} its milliseconds */
 function probeInWorker () {
@@ -69,7 +69,7 @@ async function parallelProbe ({ threads = os.availableParallelism(), tries = 1 }
     const times = await Promise.all(Array.from({ length: threads }, probeInWorker))
     best = Math.min(best, Math.max(...times))
   }
-  return round1(best)
+  return round(best, 1)
 }
 
 /**
@@ -97,11 +97,9 @@ function fsyncProbe (dir, { count = 200 } = {}) {
     fs.closeSync(fd)
     fs.rmSync(file, { force: true })
   }
-  times.sort((a, b) => a - b)
   // Microsecond resolution: a disk that acknowledges flushes from a cache answers in tens of them.
-  const us = (/** @type {number} */ ms) => Math.round(ms * 1000) / 1000
-  const at = (/** @type {number} */ q) => us(times[Math.min(times.length - 1, Math.floor(q * times.length))])
-  return { p50: at(0.5), p99: at(0.99), max: us(times[times.length - 1]) }
+  const at = (/** @type {number} */ p) => round(/** @type {number} */ (exactPercentile(times, p)), 3)
+  return { p50: at(50), p99: at(99), max: at(100) }
 }
 
 module.exports = { speedProbe, parallelProbe, fsyncProbe }

@@ -110,7 +110,7 @@ async function startSwitch ({ label, env = {}, codeDir = root, say = () => {}, c
   const config = benchConfig(runEnv)
   const started = performance.now()
   await stack.createTopics(config)
-  // The same V8 flags as the Dockerfile and the npm start scripts.
+  // The V8 flags the switch is deployed with (NODE_FLAGS), unless an experiment names others.
   const nodeArgs = [...nodeFlags, ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [])]
   const api = startProcess(codeDir, 'api-adapter/src/server.js', runEnv, say, nodeArgs)
   const handlers = startProcess(codeDir, 'handlers/src/main.js', runEnv, say, nodeArgs)
@@ -156,4 +156,4 @@ async function startSwitch ({ label, env = {}, codeDir = root, say = () => {}, c
   }
 }
 
-module.exports = { ensureStack, startSwitch, startProcess, benchConfig, BENCH_DB, SEEDED_DB, root }
+module.exports = { ensureStack, startSwitch, startProcess, benchConfig, BENCH_DB, SEEDED_DB, NODE_FLAGS, root }
