@@ -40,13 +40,27 @@ function machineCpuMs () {
 }
 
 /**
- * A CPU snapshot of named processes plus the machine.
- * @param {Record<string, number | null>} pids
+ * CPU of one process, or of several counted as one (null when any is gone).
+ * @param {number | number[]} pids
+ */
+function processesCpuMs (pids) {
+  let sum = 0
+  for (const pid of [pids].flat()) {
+    const ms = processCpuMs(pid)
+    if (ms === null) return null
+    sum += ms
+  }
+  return sum
+}
+
+/**
+ * A CPU snapshot of named processes (a name may stand for several) plus the machine.
+ * @param {Record<string, number | number[] | null>} pids
  */
 function cpuSnapshot (pids) {
   /** @type {Record<string, number | null>} */
   const byProcess = {}
-  for (const [name, pid] of Object.entries(pids)) byProcess[name] = pid ? processCpuMs(pid) : null
+  for (const [name, pid] of Object.entries(pids)) byProcess[name] = pid ? processesCpuMs(pid) : null
   return { at: performance.now(), byProcess, machine: machineCpuMs() }
 }
 
@@ -83,7 +97,7 @@ function cpuDelta (a, b, transfers) {
 /**
  * Waits (bounded) until the rest of the machine is quiet: CPU used by
  * processes other than ours below `maxOtherPctCore` over one sample.
- * @param {Record<string, number | null>} pids @param {{ maxOtherPctCore: number, maxWaitMs: number, sampleMs?: number }} opts
+ * @param {Record<string, number | number[] | null>} pids @param {{ maxOtherPctCore: number, maxWaitMs: number, sampleMs?: number }} opts
  */
 async function waitForQuiet (pids, { maxOtherPctCore, maxWaitMs, sampleMs = 1000 }) {
   const started = performance.now()

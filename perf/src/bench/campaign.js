@@ -4,7 +4,7 @@
 // switch, then the configurations interleaved (A B C A B C …) so that slow
 // drift of the machine hits all of them alike.
 
-const { ensureStack, benchConfig, root } = require('./sut')
+const { ensureStack, benchConfig, root, HANDLER_PROCESSES } = require('./sut')
 const { createDb } = require('../../../shared/src/db')
 const { nullRun } = require('./null-run')
 const { benchRun } = require('./run')
@@ -61,7 +61,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
     durable: await acc.durableSettings(db),
     database: dbName,
     ledgerBefore: await ledgerSize(db, dbName),
-    settings: { ...profile, dbOverSocket: Boolean({ ...socketEnv, ...profile.env }.DB_SOCKET), configs: Object.fromEntries(profile.configs.map((/** @type {string} */ c) => [c, CONFIGS[c]])) },
+    settings: { ...profile, handlerProcesses: profile.handlerProcesses || HANDLER_PROCESSES, dbOverSocket: Boolean({ ...socketEnv, ...profile.env }.DB_SOCKET), configs: Object.fromEntries(profile.configs.map((/** @type {string} */ c) => [c, CONFIGS[c]])) },
     nullSwitch: /** @type {any} */ (null),
     runs: /** @type {any[]} */ ([]),
     summary: /** @type {any} */ (null),

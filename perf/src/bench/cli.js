@@ -10,6 +10,8 @@
 //   [--env K=V,K=V]         extra configuration for every run of the switch (experiments; printed in the report)
 //   [--cpu-prof dir]        write V8 CPU profiles of the api and handler processes to dir (costs speed)
 //   [--node-flags="…"]      the switch's Node flags instead of the ones it is deployed with (experiments; printed in the report)
+//   [--handler-processes "prepare,position,fulfil,timeout|notification"]
+//                           which handlers share a process, processes separated by | (default: sut.js HANDLER_PROCESSES)
 //
 // Starts what it measures (the local stack if needed, then per run the
 // api-adapter and the handlers as separate processes with fresh topics),
@@ -19,7 +21,7 @@
 
 const path = require('node:path')
 const { parseArgs } = require('node:util')
-const { PROFILES, CONFIGS } = require('./profiles')
+const { PROFILES, CONFIGS, parseHandlerProcesses } = require('./profiles')
 const { runCampaign } = require('./campaign')
 const { writeResults } = require('./report')
 const { root, BENCH_DB, SEEDED_DB } = require('./sut')
@@ -58,11 +60,12 @@ function options () {
       env: { type: 'string' },
       'cpu-prof': { type: 'string' },
       'node-flags': { type: 'string' },
+      'handler-processes': { type: 'string' },
       help: { type: 'boolean', default: false }
     }
   })
   if (values.help) {
-    console.log('usage: node perf/src/bench/cli.js [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head|<revision>] [--db name] [--env K=V,…] [--cpu-prof dir] [--node-flags="…"]')
+    console.log('usage: node perf/src/bench/cli.js [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head|<revision>] [--db name] [--env K=V,…] [--cpu-prof dir] [--node-flags="…"] [--handler-processes "a,b|c"]')
     process.exit(0)
   }
   const name = values.profile || (values.quick ? 'quick' : 'full')
@@ -81,6 +84,7 @@ function options () {
   if (values.env) profile.env = parseEnv(values.env)
   if (values['cpu-prof']) profile.cpuProfDir = path.resolve(values['cpu-prof'])
   if (values['node-flags'] !== undefined) profile.nodeFlags = values['node-flags'].split(/\s+/).filter(Boolean)
+  if (values['handler-processes'] !== undefined) profile.handlerProcesses = parseHandlerProcesses(values['handler-processes'])
   const dbName = values.db || (name === 'seeded' ? SEEDED_DB : BENCH_DB)
   return { name, profile, out: path.resolve(values.out), code: String(values.code), dbName }
 }

@@ -6,6 +6,7 @@
 
 const os = require('node:os')
 const path = require('node:path')
+const { names: handlerNames } = require('../../../handlers/src/registry')
 
 /** The configurations compared back to back (PERF.md: compare in one run). */
 const CONFIGS = {
@@ -73,4 +74,21 @@ const PROFILES = {
   }
 }
 
-module.exports = { PROFILES, CONFIGS }
+/**
+ * `a,b|c` → ['a,b', 'c']: each handler in exactly one process.
+ * @param {string} s
+ */
+function parseHandlerProcesses (s) {
+  const groups = s.split('|').map((g) => g.split(',').map((n) => n.trim()).filter(Boolean))
+  const all = groups.flat()
+  const unknown = all.filter((n) => !handlerNames().includes(n))
+  const missing = handlerNames().filter((n) => !all.includes(n))
+  const twice = all.filter((n, i) => all.indexOf(n) !== i)
+  if (groups.some((g) => !g.length) || unknown.length || missing.length || twice.length) {
+    throw new Error(`--handler-processes: every handler (${handlerNames().join(', ')}) in exactly one process, processes separated by |` +
+      `${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}${missing.length ? `; missing: ${missing.join(', ')}` : ''}${twice.length ? `; twice: ${twice.join(', ')}` : ''}`)
+  }
+  return groups.map((g) => g.join(','))
+}
+
+module.exports = { PROFILES, CONFIGS, parseHandlerProcesses }

@@ -41,6 +41,10 @@ function renderMarkdown (result, svgFiles) {
     `Kafka producer acks=${d.kafkaProducerAcks}; ${d.kafkaReplication}.${result.settings.dbOverSocket ? ' The switch reaches MariaDB over its Unix socket (DB_SOCKET), Kafka and HTTP over loopback TCP.' : ''} Everything — Kafka, MariaDB, the API, the handlers, the generator and the simulated participants — on this one machine.`, '')
   L.push(`Ledger at start: ${Object.entries(result.ledgerBefore || {}).map(([t, c]) => `${t} ≈ ${c} rows`).join(', ')}.`, '')
   const s = result.settings
+  if (s.handlerProcesses) {
+    L.push(`Processes of the switch: api-adapter | ${s.handlerProcesses.map((/** @type {string} */ g) => g.split(',').join(' + ')).join(' | ')} ` +
+      '(the handler processes are counted together as "handlers" below; `--handler-processes`, docs/benchmarks.md).', '')
+  }
   if (s.nodeFlags) L.push(`The switch's Node flags (\`--node-flags\`): ${s.nodeFlags.length ? s.nodeFlags.map((f) => `\`${f}\``).join(' ') : 'none'} — an experiment; the switch is deployed with others (docs/benchmarks.md).`, '')
   if (s.env && Object.keys(s.env).length) L.push(`Extra configuration for every run (\`--env\`): ${Object.entries(s.env).map(([k, v]) => `\`${k}=${v}\``).join(', ')}.`, '')
   L.push(`Target: p99 ≤ ${s.targets.p99TargetMs} ms, success ≥ ${s.targets.minSuccess * 100}%, no backlog growth. Steps of ${s.stepMs / 1000} s, steady-state window without the first max(1 s, 20%) and the last 10%; ` +

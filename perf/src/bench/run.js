@@ -25,7 +25,7 @@ function dirBytes (dir) {
 
 /**
  * Accounting and gates around one measurement.
- * @param {{ db: import('knex').Knex, admin: import('kafkajs').Admin, pids: Record<string, number | null>, sut: any, sim: any, dbName: string,
+ * @param {{ db: import('knex').Knex, admin: import('kafkajs').Admin, pids: Record<string, number | number[] | null>, sut: any, sim: any, dbName: string,
  *   quiet: { maxOtherPctCore: number, maxWaitMs: number } }} ctx
  * @param {() => Promise<any>} measure resolves with { ids, accepted, committedCallbacks, … }
  */
@@ -36,14 +36,14 @@ async function accounted (ctx, measure) {
   const others = await acc.otherDbClients(ctx.db, ctx.dbName)
   const [sqlA, kA] = await Promise.all([acc.sqlCounters(ctx.db), acc.topicMessages(ctx.admin, ctx.sut.topics)])
   const notifiedBefore = ctx.sim.stats.payeeNotifications
-  const stagesA = await scrapeStages(ctx.sut.handlersMetricsUrl)
+  const stagesA = await scrapeStages(ctx.sut.handlersMetricsUrls)
   const cpuA = acc.cpuSnapshot(ctx.pids)
   const result = await measure()
   // The payees' COMMITTED notifications are part of a transfer's work.
   const deadline = Date.now() + 10000
   while (ctx.sim.stats.payeeNotifications - notifiedBefore < result.committedCallbacks && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
   const cpuB = acc.cpuSnapshot(ctx.pids)
-  const stages = stageDelta(stagesA, await scrapeStages(ctx.sut.handlersMetricsUrl))
+  const stages = stageDelta(stagesA, await scrapeStages(ctx.sut.handlersMetricsUrls))
   const [sqlB, kB] = await Promise.all([acc.sqlCounters(ctx.db), acc.topicMessages(ctx.admin, ctx.sut.topics)])
   for (const o of await acc.otherDbClients(ctx.db, ctx.dbName)) if (!others.includes(o)) others.push(o)
   const n = result.committedCallbacks
@@ -98,7 +98,7 @@ async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, 
   if (traceDir) env = { ...env, TRACING_DIR: traceDir }
   let sut
   try {
-    sut = await startSwitch({ label, env, codeDir, say, cpuProfDir: profile.cpuProfDir, nodeFlags: profile.nodeFlags })
+    sut = await startSwitch({ label, env, codeDir, say, cpuProfDir: profile.cpuProfDir, nodeFlags: profile.nodeFlags, handlerProcesses: profile.handlerProcesses })
   } catch (err) {
     say(`${label}: switch did not start: ${err && err.message}`)
     return { label, env, runId: null, startMs: null, single: null, idle: null, steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, errors: [String(err && err.stack ? err.stack : err)] }
@@ -108,7 +108,7 @@ async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, 
   // A Kafka admin client per run: one that has seen a deleted topic keeps asking for it.
   const admin = createKafkaFromConfig(sut.config).admin()
   await admin.connect()
-  const out = { label, env, runId: sut.runId, startMs: sut.startMs, single: null, idle: null, steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, traceBytes: /** @type {number | null} */ (null), errors: [] }
+  const out = { label, env, runId: sut.runId, handlerProcesses: sut.handlerProcesses, startMs: sut.startMs, single: null, idle: null, steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, traceBytes: /** @type {number | null} */ (null), errors: [] }
   try {
     const client = createClient({ apiUrl: sut.apiUrl, adminUrl: sut.adminUrl, hubName: sut.config.HUB_NAME })
     for (const p of [...sim.payers, ...sim.payees]) await client.provision(p, { ndc: '10000000000', deposit: '10000000000' })

@@ -76,13 +76,45 @@ const parseGc = (text) => gcOf(parse(text))
 
 /** @typedef {{ stages: ReturnType<typeof parseStages>, gc: ReturnType<typeof parseGc> }} Scrape */
 
-/** @param {string} url @returns {Promise<Scrape | null>} */
-async function scrapeStages (url) {
+/**
+ * The handler processes' metrics as one: each stage runs in one of them, and
+ * their garbage collections add up.
+ * @param {Scrape[]} scrapes @returns {Scrape}
+ */
+function mergeScrapes (scrapes) {
+  /** @type {Scrape} */
+  const out = { stages: {}, gc: {} }
+  for (const { stages, gc } of scrapes) {
+    for (const [stage, metrics] of Object.entries(stages)) {
+      const into = (out.stages[stage] ||= {})
+      for (const [k, x] of Object.entries(metrics)) {
+        const e = (into[k] ||= { sum: 0, count: 0 })
+        e.sum += x.sum
+        e.count += x.count
+      }
+    }
+    for (const [kind, x] of Object.entries(gc)) {
+      const e = (out.gc[kind] ||= { sum: 0, count: 0 })
+      e.sum += x.sum
+      e.count += x.count
+    }
+  }
+  return out
+}
+
+/**
+ * @param {string[]} urls every handler process's /metrics
+ * @returns {Promise<Scrape | null>} null when any of them did not answer
+ */
+async function scrapeStages (urls) {
   try {
-    const res = await fetch(url)
-    if (!res.ok) return null
-    const parsed = parse(await res.text())
-    return { stages: stagesOf(parsed), gc: gcOf(parsed) }
+    const scrapes = await Promise.all(urls.map(async (url) => {
+      const res = await fetch(url)
+      if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`)
+      const parsed = parse(await res.text())
+      return { stages: stagesOf(parsed), gc: gcOf(parsed) }
+    }))
+    return mergeScrapes(scrapes)
   } catch {
     return null
   }
@@ -91,7 +123,7 @@ async function scrapeStages (url) {
 /**
  * Per stage, what happened between two scrapes: transactions, records per
  * transaction, and mean milliseconds of queue gap (per record), transaction
- * and produce (per chunk); and the handler process's garbage collection.
+ * and produce (per chunk); and the handler processes' garbage collection.
  * @param {Scrape | null} before
  * @param {Scrape | null} after
  */
@@ -134,4 +166,4 @@ function stagesLine (stages) {
     (gcText ? `; handlers GC (count×mean ms) ${gcText}` : '')
 }
 
-module.exports = { parseStages, parseGc, scrapeStages, stageDelta, stagesLine }
+module.exports = { parseStages, parseGc, mergeScrapes, scrapeStages, stageDelta, stagesLine }

@@ -1,9 +1,10 @@
 'use strict'
 
 // The system under test, started per run the way an operator runs it: the
-// api-adapter and one process with every handler, each a real child process
-// with the run's environment (its own topics and consumer groups), on the
-// shared local stack. Stopped with SIGTERM after the run.
+// api-adapter and the handlers, each group of handlers its own process
+// (HANDLER_PROCESSES), each a real child process with the run's environment
+// (its own topics and consumer groups), on the shared local stack. Stopped
+// with SIGTERM after the run.
 
 const net = require('node:net')
 const path = require('node:path')
@@ -17,6 +18,15 @@ const root = path.join(__dirname, '..', '..', '..')
 const BENCH_DB = 'switchyard_bench'
 /** V8 flags the switch's processes run with (the image's NODE_OPTIONS and CMD, the chart, docker-compose.yml, package.json start scripts). */
 const NODE_FLAGS = ['--max-semi-space-size=64', '--initial-old-space-size=128']
+/**
+ * Which handlers share a process. In production every handler is its own
+ * Deployment (helm/), but on two cores each process costs CPU of its own, and
+ * one process for all of them makes every stage wait behind the notification
+ * handler's callbacks and garbage. The notification handler on its own, the
+ * ledger stages together: p99 at 1,000/s 91–101 ms against 101–119 ms in one
+ * process, for ~8% more CPU (docs/benchmarks.md).
+ */
+const HANDLER_PROCESSES = ['prepare,position,fulfil,timeout', 'notification']
 /** The ledger grows by every run; InnoDB must hold its working set (a running local server grows to it). */
 const BENCH_BUFFER_POOL = '4G'
 const BENCH_REDO_LOG = '2G'
@@ -89,13 +99,17 @@ async function waitHealthy (url, alive, output, timeoutMs = 60000) {
 
 /**
  * Starts one Switchyard (api + handlers) with fresh topics and consumer groups.
- * @param {{ label: string, env?: Record<string, string>, codeDir?: string, say?: (m: string) => void, cpuProfDir?: string, nodeFlags?: string[] }} opts
- *   codeDir: a snapshot (snapshot.js), else the working tree; cpuProfDir: write V8 CPU profiles of both processes there;
- *   nodeFlags: instead of NODE_FLAGS (experiments)
+ * @param {{ label: string, env?: Record<string, string>, codeDir?: string, say?: (m: string) => void, cpuProfDir?: string,
+ *   nodeFlags?: string[], handlerProcesses?: string[] }} opts
+ *   codeDir: a snapshot (snapshot.js), else the working tree; cpuProfDir: write V8 CPU profiles of every process there;
+ *   nodeFlags: instead of NODE_FLAGS (experiments); handlerProcesses: instead of HANDLER_PROCESSES (experiments)
  */
-async function startSwitch ({ label, env = {}, codeDir = root, say = () => {}, cpuProfDir, nodeFlags = NODE_FLAGS }) {
+async function startSwitch ({ label, env = {}, codeDir = root, say = () => {}, cpuProfDir, nodeFlags = NODE_FLAGS, handlerProcesses = HANDLER_PROCESSES }) {
   const runId = `${label}-${Date.now().toString(36)}${crypto.randomBytes(2).toString('hex')}`
-  const [apiPort, adminPort, healthPort] = [await freePort(), await freePort(), await freePort()]
+  const [apiPort, adminPort] = [await freePort(), await freePort()]
+  /** @type {number[]} */
+  const healthPorts = []
+  while (healthPorts.length < handlerProcesses.length) healthPorts.push(await freePort())
   const runEnv = {
     DB_NAME: BENCH_DB,
     LOG_LEVEL: 'warn',
@@ -104,7 +118,6 @@ async function startSwitch ({ label, env = {}, codeDir = root, say = () => {}, c
     KAFKA_CLIENT_ID: `bench-${runId}`,
     API_PORT: String(apiPort),
     ADMIN_PORT: String(adminPort),
-    HEALTH_PORT: String(healthPort),
     ...env
   }
   const config = benchConfig(runEnv)
@@ -113,16 +126,18 @@ async function startSwitch ({ label, env = {}, codeDir = root, say = () => {}, c
   // The V8 flags the switch is deployed with (NODE_FLAGS), unless an experiment names others.
   const nodeArgs = [...nodeFlags, ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [])]
   const api = startProcess(codeDir, 'api-adapter/src/server.js', runEnv, say, nodeArgs)
-  const handlers = startProcess(codeDir, 'handlers/src/main.js', runEnv, say, nodeArgs)
+  const handlers = handlerProcesses.map((names, i) => startProcess(codeDir, 'handlers/src/main.js', { ...runEnv, HANDLERS: names, HEALTH_PORT: String(healthPorts[i]) }, say, nodeArgs))
+  const processes = [api, ...handlers]
   const apiUrl = `http://${config.API_HOST}:${apiPort}`
   const adminUrl = `http://${config.ADMIN_HOST}:${adminPort}`
+  const healthUrls = healthPorts.map((port) => `http://${config.API_HOST}:${port}`)
   try {
     await Promise.all([
       waitHealthy(`${apiUrl}/health`, api.running, api.output),
-      waitHealthy(`http://${config.API_HOST}:${healthPort}/health`, handlers.running, handlers.output)
+      ...handlers.map((h, i) => waitHealthy(`${healthUrls[i]}/health`, h.running, h.output))
     ])
   } catch (err) {
-    await Promise.all([api.stop(), handlers.stop()])
+    await Promise.all(processes.map((p) => p.stop()))
     throw err
   }
   const topics = allTopicNames(config)
@@ -134,14 +149,16 @@ async function startSwitch ({ label, env = {}, codeDir = root, say = () => {}, c
     adminUrl,
     topics,
     startMs: Math.round(performance.now() - started),
-    pids: { api: api.pid, handlers: handlers.pid },
-    /** The handlers' Prometheus metrics (per-stage timings and batch sizes). */
-    handlersMetricsUrl: `http://${config.API_HOST}:${healthPort}/metrics`,
-    alive: () => api.running() && handlers.running(),
-    output: () => ({ api: api.output().slice(-4000), handlers: handlers.output().slice(-4000) }),
-    /** SIGTERM both, then remove the run's topics and consumer groups from the shared broker. */
+    handlerProcesses,
+    /** The handler processes are accounted together, as "handlers". */
+    pids: { api: api.pid, handlers: handlers.map((h) => h.pid) },
+    /** The handler processes' Prometheus metrics (per-stage timings and batch sizes). */
+    handlersMetricsUrls: healthUrls.map((u) => `${u}/metrics`),
+    alive: () => processes.every((p) => p.running()),
+    output: () => ({ api: api.output().slice(-4000), ...Object.fromEntries(handlers.map((h, i) => [`handlers ${handlerProcesses[i]}`, h.output().slice(-4000)])) }),
+    /** SIGTERM every process, then remove the run's topics and consumer groups from the shared broker. */
     async stop () {
-      const exits = await Promise.all([api.stop(), handlers.stop()])
+      const exits = await Promise.all(processes.map((p) => p.stop()))
       const admin = createKafkaFromConfig(config).admin()
       try {
         await admin.connect()
@@ -156,4 +173,4 @@ async function startSwitch ({ label, env = {}, codeDir = root, say = () => {}, c
   }
 }
 
-module.exports = { ensureStack, startSwitch, startProcess, benchConfig, BENCH_DB, SEEDED_DB, NODE_FLAGS, root }
+module.exports = { ensureStack, startSwitch, startProcess, benchConfig, BENCH_DB, SEEDED_DB, NODE_FLAGS, HANDLER_PROCESSES, root }

@@ -46,3 +46,50 @@ test('a scrape that failed gives no breakdown rather than a wrong one', () => {
   expect(stageDelta(one, null)).toBeNull()
   expect(stagesLine(null)).toBe('')
 })
+
+describe('several handler processes', () => {
+  const http = require('node:http')
+  const { scrapeStages } = require('../../src/bench/stage-breakdown')
+  /** @type {http.Server[]} */
+  const servers = []
+  afterAll(() => Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve)))))
+
+  /** A /metrics endpoint answering `text` (or `status`). @returns {Promise<string>} its URL */
+  function metricsServer (text, status = 200) {
+    const server = http.createServer((req, res) => { res.writeHead(status); res.end(text) })
+    servers.push(server)
+    return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${/** @type {any} */ (server.address()).port}/metrics`)))
+  }
+
+  const notification = (tx, gcCount) => [
+    `switchyard_transaction_records_sum{stage="notification"} ${tx * 10}`,
+    `switchyard_transaction_records_count{stage="notification"} ${tx}`,
+    `switchyard_stage_db_seconds_sum{stage="notification"} ${tx * 0.004}`,
+    `switchyard_stage_db_seconds_count{stage="notification"} ${tx}`,
+    `switchyard_nodejs_gc_duration_seconds_sum{kind="minor"} ${gcCount * 0.002}`,
+    `switchyard_nodejs_gc_duration_seconds_count{kind="minor"} ${gcCount}`
+  ].join('\n')
+
+  test('their stages and garbage collections are read as one', async () => {
+    const ledger = await metricsServer(exposition({ tx: 30, records: 120, gapSum: 0.45, gaps: 120, dbSum: 0.12, chunks: 30, gcCount: 9, gcSum: 0.03 }))
+    const callbacks = await metricsServer(notification(5, 3))
+    const both = await scrapeStages([ledger, callbacks])
+    expect(Object.keys(both.stages).sort()).toEqual(['idle-stage', 'notification', 'prepare'])
+    expect(both.stages.notification.transaction).toEqual({ sum: 50, count: 5 })
+    expect(both.stages.prepare.transaction).toEqual({ sum: 120, count: 30 })
+    // 9 + 3 collections, 30 + 6 ms.
+    expect(both.gc.minor.count).toBe(12)
+    expect(both.gc.minor.sum).toBeCloseTo(0.036, 9)
+    const before = scrape(exposition({ tx: 10, records: 20, gapSum: 0.05, gaps: 20, dbSum: 0.02, chunks: 10, gcCount: 5, gcSum: 0.01 }))
+    const d = stageDelta({ stages: { ...before.stages, notification: scrape(notification(1, 0)).stages.notification }, gc: before.gc }, both)
+    expect(d.byStage.notification).toEqual({ transactions: 4, recordsPerTransaction: 10, queueGapMs: 0, dbMs: 4, produceMs: 0 })
+    expect(d.handlersGc.minor.count).toBe(7)
+  })
+
+  test('one process that does not answer gives no breakdown rather than half of one', async () => {
+    const ledger = await metricsServer(exposition({ tx: 1, records: 1, gapSum: 0, gaps: 1, dbSum: 0, chunks: 1, gcCount: 0, gcSum: 0 }))
+    const broken = await metricsServer('', 503)
+    expect(await scrapeStages([ledger, broken])).toBeNull()
+    expect(await scrapeStages([ledger])).not.toBeNull()
+  })
+})
