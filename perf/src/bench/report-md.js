@@ -43,7 +43,7 @@ function renderMarkdown (result, svgFiles) {
   const s = result.settings
   if (s.handlerProcesses) {
     L.push(`Processes of the switch: api-adapter | ${s.handlerProcesses.map((/** @type {string} */ g) => g.split(',').join(' + ')).join(' | ')} ` +
-      '(the handler processes are counted together as "handlers" below; `--handler-processes`, docs/benchmarks.md).', '')
+      `(${s.handlerProcesses.length > 1 ? 'the handler processes are counted together as "handlers" below; ' : ''}\`--handler-processes\`, docs/benchmarks.md).`, '')
   }
   if (s.nodeFlags) L.push(`The switch's Node flags (\`--node-flags\`): ${s.nodeFlags.length ? s.nodeFlags.map((f) => `\`${f}\``).join(' ') : 'none'} — an experiment; the switch is deployed with others (docs/benchmarks.md).`, '')
   if (s.env && Object.keys(s.env).length) L.push(`Extra configuration for every run (\`--env\`): ${Object.entries(s.env).map(([k, v]) => `\`${k}=${v}\``).join(', ')}.`, '')

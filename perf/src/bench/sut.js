@@ -19,14 +19,14 @@ const BENCH_DB = 'switchyard_bench'
 /** V8 flags the switch's processes run with (the image's NODE_OPTIONS and CMD, the chart, docker-compose.yml, package.json start scripts). */
 const NODE_FLAGS = ['--max-semi-space-size=64', '--initial-old-space-size=128']
 /**
- * Which handlers share a process. In production every handler is its own
- * Deployment (helm/), but on two cores each process costs CPU of its own, and
- * one process for all of them makes every stage wait behind the notification
- * handler's callbacks and garbage. The notification handler on its own, the
- * ledger stages together: p99 at 1,000/s 91–101 ms against 101–119 ms in one
- * process, for ~8% more CPU (docs/benchmarks.md).
+ * Which handlers share a process: all in one. In production every handler is
+ * its own Deployment (helm/); on two cores each process costs CPU of its own.
+ * The notification handler in a process of its own once gave a lower p99 at
+ * 1,000/s, until its long garbage-collection pauses were removed at the cause
+ * (1e3fa59); since then the same p99 for ~0.1 ms more CPU per transfer
+ * (docs/benchmarks.md). `--handler-processes` measures other splits.
  */
-const HANDLER_PROCESSES = ['prepare,position,fulfil,timeout', 'notification']
+const HANDLER_PROCESSES = ['prepare,position,fulfil,timeout,notification']
 /** The ledger grows by every run; InnoDB must hold its working set (a running local server grows to it). */
 const BENCH_BUFFER_POOL = '4G'
 const BENCH_REDO_LOG = '2G'
