@@ -74,4 +74,13 @@ test('each transfer forms one trace whose stages the gap report finds in order',
     expect(transfer.sqlStatements).toBeGreaterThan(0)
     expect(transfer.totalMs).toBeGreaterThanOrEqual(transfer.workMs)
   }
+
+  // SQL spans show each statement with its placeholders, never the values it
+  // carried (payment data has no place in traces): no transfer id or
+  // participant of these transfers appears in any statement text.
+  const sqlSpans = fs.readdirSync(dir).flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)))
+    .filter((s) => s.attributes['db.system.name'] === 'mysql')
+  const texts = sqlSpans.map((s) => String(s.attributes['db.query.text']))
+  expect(texts.filter((t) => /insert into `?transfer`? /i.test(t) && t.includes('?')).length).toBeGreaterThan(0)
+  for (const value of [...ids, payer.name, payee.name]) expect(texts.filter((t) => t.includes(value))).toEqual([])
 }, 120000)
