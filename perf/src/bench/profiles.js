@@ -79,13 +79,14 @@ const PROFILES = {
  * @param {string} s
  */
 function parseHandlerProcesses (s) {
+  const known = handlerNames()
   const groups = s.split('|').map((g) => g.split(',').map((n) => n.trim()).filter(Boolean))
   const all = groups.flat()
-  const unknown = all.filter((n) => !handlerNames().includes(n))
-  const missing = handlerNames().filter((n) => !all.includes(n))
+  const unknown = all.filter((n) => !known.includes(n))
+  const missing = known.filter((n) => !all.includes(n))
   const twice = all.filter((n, i) => all.indexOf(n) !== i)
   if (groups.some((g) => !g.length) || unknown.length || missing.length || twice.length) {
-    throw new Error(`--handler-processes: every handler (${handlerNames().join(', ')}) in exactly one process, processes separated by |` +
+    throw new Error(`--handler-processes: every handler (${known.join(', ')}) in exactly one process, processes separated by |` +
       `${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}${missing.length ? `; missing: ${missing.join(', ')}` : ''}${twice.length ? `; twice: ${twice.join(', ')}` : ''}`)
   }
   return groups.map((g) => g.join(','))

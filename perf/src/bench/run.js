@@ -108,7 +108,7 @@ async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, 
   // A Kafka admin client per run: one that has seen a deleted topic keeps asking for it.
   const admin = createKafkaFromConfig(sut.config).admin()
   await admin.connect()
-  const out = { label, env, runId: sut.runId, handlerProcesses: sut.handlerProcesses, startMs: sut.startMs, single: null, idle: null, steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, traceBytes: /** @type {number | null} */ (null), errors: [] }
+  const out = { label, env, runId: sut.runId, startMs: sut.startMs, single: null, idle: null, steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, traceBytes: /** @type {number | null} */ (null), errors: [] }
   try {
     const client = createClient({ apiUrl: sut.apiUrl, adminUrl: sut.adminUrl, hubName: sut.config.HUB_NAME })
     for (const p of [...sim.payers, ...sim.payees]) await client.provision(p, { ndc: '10000000000', deposit: '10000000000' })

@@ -57,19 +57,14 @@ function probeInWorker () {
 /**
  * The same work on `threads` threads at once (default: one per core), each
  * taking the best of its own tries as speedProbe() does (a fresh thread's
- * first try runs unoptimised code); the slowest thread's time, best of
- * `tries` rounds. Equal to speedProbe() when the cores do not slow each
- * other down.
- * @param {{ threads?: number, tries?: number }} [opts]
+ * first try runs unoptimised code); the slowest thread's time. Equal to
+ * speedProbe() when the cores do not slow each other down.
+ * @param {{ threads?: number }} [opts]
  * @returns {Promise<number>} milliseconds
  */
-async function parallelProbe ({ threads = os.availableParallelism(), tries = 1 } = {}) {
-  let best = Infinity
-  for (let t = 0; t < tries; t++) {
-    const times = await Promise.all(Array.from({ length: threads }, probeInWorker))
-    best = Math.min(best, Math.max(...times))
-  }
-  return round(best, 1)
+async function parallelProbe ({ threads = os.availableParallelism() } = {}) {
+  const times = await Promise.all(Array.from({ length: threads }, probeInWorker))
+  return round(Math.max(...times), 1)
 }
 
 /**

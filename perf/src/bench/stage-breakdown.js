@@ -166,4 +166,4 @@ function stagesLine (stages) {
     (gcText ? `; handlers GC (count×mean ms) ${gcText}` : '')
 }
 
-module.exports = { parseStages, parseGc, mergeScrapes, scrapeStages, stageDelta, stagesLine }
+module.exports = { parseStages, parseGc, scrapeStages, stageDelta, stagesLine }

@@ -13,6 +13,7 @@ const { spawn } = require('node:child_process')
 const stack = require('../../../scripts/stack/index')
 const { loadConfig, childEnv } = require('../../../shared/src/config')
 const { createKafkaFromConfig, allTopicNames } = require('../../../shared/src/kafka')
+const { names: handlerNames } = require('../../../handlers/src/registry')
 
 const root = path.join(__dirname, '..', '..', '..')
 const BENCH_DB = 'switchyard_bench'
@@ -26,7 +27,7 @@ const NODE_FLAGS = ['--max-semi-space-size=64', '--initial-old-space-size=128']
  * (1e3fa59); since then the same p99 for ~0.1 ms more CPU per transfer
  * (docs/benchmarks.md). `--handler-processes` measures other splits.
  */
-const HANDLER_PROCESSES = ['prepare,position,fulfil,timeout,notification']
+const HANDLER_PROCESSES = [handlerNames().join(',')]
 /** The ledger grows by every run; InnoDB must hold its working set (a running local server grows to it). */
 const BENCH_BUFFER_POOL = '4G'
 const BENCH_REDO_LOG = '2G'
@@ -149,7 +150,6 @@ async function startSwitch ({ label, env = {}, codeDir = root, say = () => {}, c
     adminUrl,
     topics,
     startMs: Math.round(performance.now() - started),
-    handlerProcesses,
     /** The handler processes are accounted together, as "handlers". */
     pids: { api: api.pid, handlers: handlers.map((h) => h.pid) },
     /** The handler processes' Prometheus metrics (per-stage timings and batch sizes). */
