@@ -4,7 +4,7 @@
 // switch, then the configurations interleaved (A B C A B C …) so that slow
 // drift of the machine hits all of them alike.
 
-const { ensureStack, benchConfig, root, HANDLER_PROCESSES } = require('./sut')
+const { ensureStack, benchConfig, root, HANDLER_PROCESSES, BENCH_DB } = require('./sut')
 const { createDb } = require('../../../shared/src/db')
 const { nullRun } = require('./null-run')
 const { benchRun } = require('./run')
@@ -16,11 +16,19 @@ const path = require('node:path')
 const { speedProbe, parallelProbe, fsyncProbe } = require('./speed-probe')
 const { stackPaths } = require('../../../scripts/stack/paths')
 const { failLeftoverCallbacks } = require('./ledger-facts')
+const { ensureRoom } = require('./disk')
+const { migrate } = require('../../../scripts/stack/index')
 
 /** @param {import('knex').Knex} db @param {string} dbName */
 async function ledgerSize (db, dbName) {
   const [rows] = await db.raw("SELECT TABLE_NAME AS t, TABLE_ROWS AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN ('transfer', 'transfer_state_change', 'participant_position_change')", [dbName])
   return Object.fromEntries(rows.map((/** @type {any} */ x) => [x.t, Number(x.n)]))
+}
+
+/** What the database's tables take on disk, free pages included. @param {import('knex').Knex} db @param {string} dbName */
+async function databaseBytes (db, dbName) {
+  const [[row]] = await db.raw('SELECT COALESCE(SUM(DATA_LENGTH + INDEX_LENGTH + DATA_FREE), 0) AS b FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?', [dbName])
+  return Number(row.b)
 }
 
 /**
@@ -39,7 +47,8 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
   const probeDir = path.join(stackPaths(config).mariadb, 'probe')
   /** The machine right now (speed-probe.js). */
   const probeMachine = async () => ({ speedMs: speedProbe(), parallelMs: await parallelProbe(), fsyncMs: fsyncProbe(probeDir) })
-  const db = createDb({ ...config, DB_POOL_MAX: 2 }, { database: dbName })
+  const openDb = () => createDb({ ...config, DB_POOL_MAX: 2 }, { database: dbName })
+  let db = openDb()
   // One campaign per database at a time: a second one would fail the first one's gates and share its CPU.
   // The lock lives as long as this one-connection pool.
   const lock = createDb({ ...config, DB_POOL_MIN: 1, DB_POOL_MAX: 1 }, { database: dbName })
@@ -48,6 +57,29 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
   if (!Number(free.f)) say(`another benchmark is running on ${dbName}; waiting for it (up to 15 minutes)`)
   const [[got]] = await lock.raw('SELECT GET_LOCK(?, 900) AS g', [lockName])
   if (!Number(got.g)) { await Promise.all([db.destroy(), lock.destroy()]); snapshot.remove(); throw new Error(`another benchmark still holds ${lockName}`) }
+  try {
+    await ensureRoom({
+      profile,
+      dir: stackPaths(config).mariadb,
+      dbName,
+      databaseBytes: () => databaseBytes(db, dbName),
+      // Only the bench's own scratch ledger is ever dropped; the seeded one took a while to load.
+      reset: dbName === BENCH_DB
+        ? async () => {
+          await db.raw(`DROP DATABASE \`${dbName}\``)
+          // Its connections were in the dropped database.
+          await db.destroy()
+          await migrate(config, dbName, say)
+          db = openDb()
+        }
+        : null,
+      say
+    })
+  } catch (err) {
+    await Promise.all([db.destroy(), lock.destroy()])
+    snapshot.remove()
+    throw err
+  }
   const firstProbe = await probeMachine()
   const result = {
     schema: 'switchyard-bench/1',

@@ -1,0 +1,42 @@
+'use strict'
+
+const { ensureRoom, maxTransfers, bytesNeeded, BYTES_PER_TRANSFER } = require('../../src/bench/disk')
+const { PROFILES } = require('../../src/bench/profiles')
+
+const GB = 1024 ** 3
+const profile = { rates: [100, 200], stepMs: 10000, warmup: 30, single: 50, reps: 2, configs: ['batched', 'traced'], contendedRetries: 1 }
+
+describe('bench disk room', () => {
+  test('the most transfers a campaign can run counts every step, the retried steps, warm-ups and single transfers', () => {
+    // per run: 30 + 50 + (1,000 + 2,000) + 1 retry × 2,000 = 5,080; 2 reps × 2 configs
+    expect(maxTransfers(profile)).toBe(4 * 5080)
+    expect(bytesNeeded(profile)).toBe(4 * 5080 * BYTES_PER_TRANSFER + 2 * GB)
+    // The full profile, if every ladder went to 2,000/s: ~2.6 million transfers, ~17 GB of ledger.
+    expect(maxTransfers(PROFILES.full)).toBeGreaterThan(2.5e6)
+    expect(maxTransfers(PROFILES.full)).toBeLessThan(2.7e6)
+  })
+
+  test('with room enough, nothing is dropped', async () => {
+    const reset = jest.fn(async () => {})
+    const out = await ensureRoom({ profile, dir: '/data', dbName: 'switchyard_bench', databaseBytes: async () => 40 * GB, reset, say: () => {}, free: () => 100 * GB })
+    expect(out).toEqual({ reset: false })
+    expect(reset).not.toHaveBeenCalled()
+  })
+
+  test('the scratch ledger is started afresh when the disk is short, and the operator is told why', async () => {
+    let free = 0.5 * GB
+    const said = /** @type {string[]} */ ([])
+    const reset = jest.fn(async () => { free += 40 * GB })
+    const out = await ensureRoom({ profile, dir: '/data', dbName: 'switchyard_bench', databaseBytes: async () => 40 * GB, reset, say: (m) => said.push(m), free: () => free })
+    expect(out).toEqual({ reset: true })
+    expect(reset).toHaveBeenCalledTimes(1)
+    expect(said.join('\n')).toMatch(/0\.5 GB free .* may add up to 20,320 transfers .* starting switchyard_bench afresh \(it held 40\.0 GB\)/)
+  })
+
+  test('a database that must be kept, or a disk still short after the reset, stops the campaign before it starts', async () => {
+    await expect(ensureRoom({ profile, dir: '/data', dbName: 'switchyard_bench_seeded', databaseBytes: async () => 25 * GB, reset: null, say: () => {}, free: () => GB }))
+      .rejects.toThrow(/not enough disk for the benchmark: 1\.0 GB free in \/data; .*switchyard_bench_seeded \(which holds 25\.0 GB\)/)
+    await expect(ensureRoom({ profile, dir: '/data', dbName: 'switchyard_bench', databaseBytes: async () => 0.1 * GB, reset: async () => {}, say: () => {}, free: () => GB }))
+      .rejects.toThrow(/1\.0 GB free in \/data after starting switchyard_bench afresh/)
+  })
+})
