@@ -3,7 +3,7 @@
 // The shapes the gap report passes between its modules (JSDoc only).
 
 /**
- * One line of a trace file, as written by shared/src/tracing/file-exporter.js.
+ * One line of a trace file, as written by shared/src/tracing/file-spans.js.
  * @typedef {{ traceId: string, spanId: string, parentSpanId: string | null, name: string, kind: string,
  *   service: string, start: number, end: number, durationMs: number, attributes: Record<string, any>,
  *   links: { traceId: string, spanId: string, attributes?: Record<string, any> }[],

@@ -36,9 +36,9 @@ function registerTracing (role) {
     processors.push(new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: config.TRACING_OTLP_ENDPOINT }) }))
   }
   if (config.TRACING_EXPORTERS.includes('file')) {
-    const { createFileSpanExporter } = require('./file-exporter')
-    const exporter = createFileSpanExporter({ dir: path.resolve(config.TRACING_DIR), service })
-    processors.push(new BatchSpanProcessor({ exporter: /** @type {any} */ (exporter), scheduledDelayMillis: 200, maxQueueSize: 200000, maxExportBatchSize: 4096 }))
+    // Its own processor, not an exporter behind BatchSpanProcessor: see file-spans.js.
+    const { createFileSpanProcessor } = require('./file-spans')
+    processors.push(createFileSpanProcessor({ dir: path.resolve(config.TRACING_DIR), service }))
   }
   const instance = new NodeSDK({
     serviceName: service,

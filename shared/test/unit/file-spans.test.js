@@ -1,0 +1,111 @@
+'use strict'
+
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const v8 = require('node:v8')
+const vm = require('node:vm')
+const { createFileSpanProcessor } = require('../../src/tracing/file-spans')
+
+/**
+ * A ReadableSpan as the SDK hands it to onEnd.
+ * @param {number} i @param {number} [traceFlags] 1 = sampled
+ */
+function span (i, traceFlags = 1) {
+  return {
+    spanContext: () => ({ traceId: 'a'.repeat(32), spanId: i.toString(16).padStart(16, '0'), traceFlags }),
+    parentSpanContext: i ? { spanId: '0'.repeat(16) } : undefined,
+    name: `stage ${i}`,
+    kind: 4,
+    resource: { attributes: { 'service.name': 'test' } },
+    startTime: [1700000000, i * 1000],
+    endTime: [1700000000, i * 1000 + 500000],
+    attributes: { 'switchyard.transfer_id': `t-${i}` },
+    links: [{ context: { traceId: 'b'.repeat(32), spanId: 'c'.repeat(16) } }],
+    status: { code: 0 }
+  }
+}
+
+/** @param {string} file */
+const readLines = (file) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+
+describe('file span processor', () => {
+  /** @type {string} */
+  let dir
+  beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spans-')) })
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+  test('writes one line per ended span, in order, in the gap report format', async () => {
+    const processor = createFileSpanProcessor({ dir, service: 'svc' })
+    for (let i = 0; i < 3; i++) processor.onEnd(span(i))
+    await processor.forceFlush()
+    const lines = readLines(processor.file)
+    expect(lines.map((l) => l.spanId)).toEqual(['0000000000000000', '0000000000000001', '0000000000000002'])
+    expect(lines[0].parentSpanId).toBeNull()
+    expect(lines[1]).toEqual({
+      traceId: 'a'.repeat(32),
+      spanId: '0000000000000001',
+      parentSpanId: '0000000000000000',
+      name: 'stage 1',
+      kind: 'CONSUMER',
+      service: 'test',
+      start: 1700000000000.001,
+      end: 1700000000000.501,
+      durationMs: expect.closeTo(0.5, 9),
+      attributes: { 'switchyard.transfer_id': 't-1' },
+      links: [{ traceId: 'b'.repeat(32), spanId: 'c'.repeat(16), attributes: {} }],
+      status: { code: 0, message: '' }
+    })
+    await processor.shutdown()
+  })
+
+  test('lines reach the file on their own within flushMs, and at once past the high-water mark', async () => {
+    const processor = createFileSpanProcessor({ dir, service: 'svc', flushMs: 20, highWaterChars: 2000 })
+    processor.onEnd(span(0))
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(readLines(processor.file)).toHaveLength(1)
+
+    // Each line is a few hundred characters: ten of them pass 2,000, and the
+    // write starts without waiting for the timer.
+    for (let i = 1; i <= 10; i++) processor.onEnd(span(i))
+    const before = Date.now()
+    while (readLines(processor.file).length < 10 && Date.now() - before < 5000) await new Promise((resolve) => setImmediate(resolve))
+    expect(readLines(processor.file).length).toBeGreaterThanOrEqual(10)
+    await processor.shutdown()
+    expect(readLines(processor.file)).toHaveLength(11)
+  })
+
+  test('keeps no span object once it has ended', async () => {
+    v8.setFlagsFromString('--expose-gc')
+    const gc = vm.runInNewContext('gc')
+    const processor = createFileSpanProcessor({ dir, service: 'svc', flushMs: 60000 })
+    /** @type {WeakRef<object>[]} */
+    const refs = []
+    const endSpans = () => {
+      for (let i = 0; i < 100; i++) {
+        const s = span(i)
+        refs.push(new WeakRef(s))
+        processor.onEnd(s)
+      }
+    }
+    endSpans()
+    // The lines wait for their write; the spans they came from are garbage.
+    await new Promise((resolve) => setImmediate(resolve))
+    gc()
+    await new Promise((resolve) => setImmediate(resolve))
+    gc()
+    expect(refs.filter((r) => r.deref()).length).toBe(0)
+    await processor.shutdown()
+    expect(readLines(processor.file)).toHaveLength(100)
+  })
+
+  test('spans that are not sampled, and spans ended after shutdown, are not written', async () => {
+    const processor = createFileSpanProcessor({ dir, service: 'svc' })
+    processor.onEnd(span(0, 0))
+    processor.onEnd(span(1))
+    await processor.shutdown()
+    expect(() => processor.onEnd(span(2))).not.toThrow()
+    await processor.forceFlush()
+    expect(readLines(processor.file).map((l) => l.spanId)).toEqual(['0000000000000001'])
+  })
+})
