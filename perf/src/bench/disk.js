@@ -9,11 +9,13 @@
 // campaign first makes sure the filesystem holding the database can take the
 // most it can add: switchyard_bench, the bench's own scratch ledger, is
 // started afresh when it is in the way; anything else stops the campaign
-// with the figures, before it starts.
+// with the figures, before it starts. Seeding checks the same way for the
+// ~2.3 KB each seeded transfer takes (no callbacks).
 
 const fs = require('node:fs')
 
 const BYTES_PER_TRANSFER = 6500
+const BYTES_PER_SEEDED_TRANSFER = 2300
 const MARGIN_BYTES = 2 * 1024 ** 3
 
 /** @param {number} bytes */
@@ -40,7 +42,17 @@ function freeBytes (dir) {
 }
 
 /**
- * Makes room or explains why there is none.
+ * Throws, with the figures, unless `dir`'s filesystem has `bytes` (plus a margin) free.
+ * @param {{ dir: string, bytes: number, what: string, free?: (dir: string) => number }} opts what: what needs the room
+ */
+function requireRoom ({ dir, bytes, what, free = freeBytes }) {
+  const available = free(dir)
+  if (available >= bytes + MARGIN_BYTES) return
+  throw new Error(`not enough disk: ${gb(available)} free in ${dir}; ${what} may take ~${gb(bytes)}, and ${gb(MARGIN_BYTES)} should stay free`)
+}
+
+/**
+ * Makes room for a campaign or explains why there is none.
  * @param {{ profile: Parameters<typeof maxTransfers>[0], dir: string, dbName: string,
  *   databaseBytes: () => Promise<number>, reset: (() => Promise<void>) | null, say: (m: string) => void,
  *   free?: (dir: string) => number }} opts reset: starts the database afresh, null when it must be kept
@@ -49,16 +61,17 @@ async function ensureRoom ({ profile, dir, dbName, databaseBytes, reset, say, fr
   const need = bytesNeeded(profile)
   const before = free(dir)
   if (before >= need) return { reset: false }
-  const what = `up to ${maxTransfers(profile).toLocaleString('en')} transfers (~${gb(need - MARGIN_BYTES)} of ledger, plus ${gb(MARGIN_BYTES)} to spare)`
-  const held = await databaseBytes()
-  if (reset) {
-    say(`${gb(before)} free where MariaDB keeps its data, and this campaign may add ${what}: starting ${dbName} afresh (it held ${gb(held)})`)
+  const what = `the campaign's up to ${maxTransfers(profile).toLocaleString('en')} transfers in ${dbName}`
+  const bytes = need - MARGIN_BYTES
+  if (!reset) {
+    const held = await databaseBytes()
+    requireRoom({ dir, bytes, what: `${what} (which holds ${gb(held)}; drop it if its ledger is no longer needed)`, free })
+  } else {
+    say(`${gb(before)} free where MariaDB keeps its data, and ${what} may take ~${gb(bytes)}: starting ${dbName} afresh (it held ${gb(await databaseBytes())})`)
     await reset()
-    const after = free(dir)
-    if (after >= need) return { reset: true }
-    throw new Error(`not enough disk for the benchmark: ${gb(after)} free in ${dir} after starting ${dbName} afresh; the campaign may add ${what}`)
+    requireRoom({ dir, bytes, what: `even after starting ${dbName} afresh, ${what}`, free })
   }
-  throw new Error(`not enough disk for the benchmark: ${gb(before)} free in ${dir}; the campaign may add ${what} to ${dbName} (which holds ${gb(held)}). Free some space, or drop that database if its ledger is no longer needed`)
+  return { reset: Boolean(reset) }
 }
 
-module.exports = { ensureRoom, maxTransfers, bytesNeeded, BYTES_PER_TRANSFER }
+module.exports = { ensureRoom, requireRoom, maxTransfers, bytesNeeded, BYTES_PER_TRANSFER, BYTES_PER_SEEDED_TRANSFER }

@@ -21,6 +21,8 @@ const { parseArgs } = require('node:util')
 const { ensureStack, benchConfig, SEEDED_DB } = require('./sut')
 const { createDb } = require('../../../shared/src/db')
 const { buildBatch, positionsUpdate, decimal } = require('./seed-rows')
+const { requireRoom, BYTES_PER_SEEDED_TRANSFER } = require('./disk')
+const { stackPaths } = require('../../../scripts/stack/paths')
 
 const CURRENCY = 'USD'
 const LIQUIDITY = 1e9 * 10000 // 1,000,000,000.0000 per participant, scaled
@@ -65,6 +67,8 @@ async function main () {
   const batch = Number(values.batch)
   const say = (/** @type {string} */ m) => console.error(`[seed ${new Date().toISOString().slice(11, 19)}] ${m}`)
   const { config } = await ensureStack((m) => say(`stack: ${m}`), values.db)
+  // Before the first row, not when MariaDB runs out of disk halfway (disk.js).
+  requireRoom({ dir: stackPaths(config).mariadb, bytes: total * BYTES_PER_SEEDED_TRANSFER, what: `seeding ${total.toLocaleString('en')} transfers into ${values.db}` })
   const parallel = Math.max(1, Number(values.parallel))
   const db = createDb({ ...benchConfig({ DB_NAME: values.db }), DB_POOL_MAX: parallel + 1 }, { database: values.db })
   const [[flush]] = await db.raw('SELECT @@innodb_flush_log_at_trx_commit AS f')

@@ -1,6 +1,6 @@
 'use strict'
 
-const { ensureRoom, maxTransfers, bytesNeeded, BYTES_PER_TRANSFER } = require('../../src/bench/disk')
+const { ensureRoom, requireRoom, maxTransfers, bytesNeeded, BYTES_PER_TRANSFER } = require('../../src/bench/disk')
 const { PROFILES } = require('../../src/bench/profiles')
 
 const GB = 1024 ** 3
@@ -30,13 +30,19 @@ describe('bench disk room', () => {
     const out = await ensureRoom({ profile, dir: '/data', dbName: 'switchyard_bench', databaseBytes: async () => 40 * GB, reset, say: (m) => said.push(m), free: () => free })
     expect(out).toEqual({ reset: true })
     expect(reset).toHaveBeenCalledTimes(1)
-    expect(said.join('\n')).toMatch(/0\.5 GB free .* may add up to 20,320 transfers .* starting switchyard_bench afresh \(it held 40\.0 GB\)/)
+    expect(said.join('\n')).toMatch(/0\.5 GB free .* up to 20,320 transfers in switchyard_bench may take ~0\.1 GB: starting switchyard_bench afresh \(it held 40\.0 GB\)/)
   })
 
   test('a database that must be kept, or a disk still short after the reset, stops the campaign before it starts', async () => {
     await expect(ensureRoom({ profile, dir: '/data', dbName: 'switchyard_bench_seeded', databaseBytes: async () => 25 * GB, reset: null, say: () => {}, free: () => GB }))
-      .rejects.toThrow(/not enough disk for the benchmark: 1\.0 GB free in \/data; .*switchyard_bench_seeded \(which holds 25\.0 GB\)/)
+      .rejects.toThrow(/not enough disk: 1\.0 GB free in \/data; .*switchyard_bench_seeded \(which holds 25\.0 GB; drop it/)
     await expect(ensureRoom({ profile, dir: '/data', dbName: 'switchyard_bench', databaseBytes: async () => 0.1 * GB, reset: async () => {}, say: () => {}, free: () => GB }))
-      .rejects.toThrow(/1\.0 GB free in \/data after starting switchyard_bench afresh/)
+      .rejects.toThrow(/1\.0 GB free in \/data; even after starting switchyard_bench afresh/)
+  })
+
+  test('seeding asks for its room up front', () => {
+    expect(() => requireRoom({ dir: '/data', bytes: 23 * GB, what: 'seeding 10,000,000 transfers', free: () => 20 * GB }))
+      .toThrow('not enough disk: 20.0 GB free in /data; seeding 10,000,000 transfers may take ~23.0 GB, and 2.0 GB should stay free')
+    expect(() => requireRoom({ dir: '/data', bytes: 23 * GB, what: 'seeding', free: () => 26 * GB })).not.toThrow()
   })
 })
