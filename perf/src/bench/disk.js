@@ -1,7 +1,7 @@
 'use strict'
 
 // Room for the ledger. Every transfer a campaign runs stays in its database:
-// about 6 KB of InnoDB pages per complete transfer (the transfer, its state
+// about 6.5 KB of InnoDB pages per complete transfer (the transfer, its state
 // and position changes, the fulfilment, three callbacks with their headers,
 // bodies and attempts). The full profile can add up to ~2.6 million, and
 // campaign after campaign the bench ledger once grew to 48 GB and filled the
