@@ -56,6 +56,9 @@ const PROFILES = {
     ...common,
     single: 200,
     stepMs: 8000,
+    // A coarser ladder than the full profile's: once the switch held 1,200/s,
+    // every ladder ran twelve steps and the profile passed 5 minutes.
+    rates: [100, 200, 400, 600, 800, 1000, 1200, 1500, 2000],
     nullRates: [1000, 2000, 4000, 6000],
     nullStepMs: 4000,
     drainTimeoutMs: 15000,
