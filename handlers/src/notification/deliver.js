@@ -10,6 +10,7 @@
 // moved is found again on the next attempt.
 
 const dns = require('node:dns')
+const { EventEmitter } = require('node:events')
 const { Pool } = require('undici')
 
 const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'])
@@ -112,27 +113,31 @@ function createHttpClient ({ timeoutMs, lookup = createCachedLookup() }) {
    */
   async function send ({ url, method, headers, body }) {
     const target = new URL(url)
-    // The whole exchange's deadline: a timer cleared as soon as it is over.
-    // Not AbortSignal.timeout(), whose timer, weak reference and finalizer
-    // outlive the request by the whole timeout: at thousands of callbacks a
-    // second they piled up in the old generation and doubled the young
-    // generation's pauses (docs/performance.md, fifth round).
-    const deadline = new AbortController()
-    const timer = setTimeout(() => deadline.abort(), timeoutMs)
+    // The whole exchange's deadline: a timer cleared as soon as it is over,
+    // which aborts the request through an EventEmitter (undici takes one as
+    // its signal). Not AbortSignal.timeout(), whose timer, weak reference and
+    // finalizer outlive the request by the whole timeout (docs/performance.md,
+    // fifth round), and not an AbortController either: with its signal
+    // handed to undici, ~430 more bytes per request survived into the old
+    // generation (545 against 120, and 22% fewer requests a second, in a
+    // loop against a local server; sixth round).
+    const deadline = new EventEmitter()
+    let expired = false
+    const timer = setTimeout(() => { expired = true; deadline.emit('abort') }, timeoutMs)
     try {
       const res = await poolFor(target.origin).request({
         path: target.pathname + target.search,
         method: /** @type {any} */ (method),
         headers,
         body: body === null ? undefined : body,
-        signal: deadline.signal
+        signal: deadline
       })
       // Read the (ignored) answer so the connection can be reused.
       await res.body.dump()
       return { statusCode: res.statusCode }
     } catch (err) {
       if (CONNECT_ERRORS.has(err && err.code)) lookup.forget(target.hostname)
-      if (deadline.signal.aborted) throw Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'CALLBACK_TIMEOUT' })
+      if (expired) throw Object.assign(new Error(`no answer within ${timeoutMs} ms`, { cause: err }), { code: 'CALLBACK_TIMEOUT' })
       throw err
     } finally {
       clearTimeout(timer)
