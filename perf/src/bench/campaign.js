@@ -52,11 +52,16 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
   // One campaign per database at a time: a second one would fail the first one's gates and share its CPU.
   // The lock lives as long as this one-connection pool.
   const lock = createDb({ ...config, DB_POOL_MIN: 1, DB_POOL_MAX: 1 }, { database: dbName })
+  /** Closes both pools and removes the code snapshot: on every way out. */
+  const release = async () => {
+    await Promise.all([db.destroy(), lock.destroy()])
+    snapshot.remove()
+  }
   const lockName = `switchyard-bench:${dbName}`
   const [[free]] = await lock.raw('SELECT IS_FREE_LOCK(?) AS f', [lockName])
   if (!Number(free.f)) say(`another benchmark is running on ${dbName}; waiting for it (up to 15 minutes)`)
   const [[got]] = await lock.raw('SELECT GET_LOCK(?, 900) AS g', [lockName])
-  if (!Number(got.g)) { await Promise.all([db.destroy(), lock.destroy()]); snapshot.remove(); throw new Error(`another benchmark still holds ${lockName}`) }
+  if (!Number(got.g)) { await release(); throw new Error(`another benchmark still holds ${lockName}`) }
   try {
     await ensureRoom({
       profile,
@@ -76,8 +81,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
       say
     })
   } catch (err) {
-    await Promise.all([db.destroy(), lock.destroy()])
-    snapshot.remove()
+    await release()
     throw err
   }
   const firstProbe = await probeMachine()
@@ -119,9 +123,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
     }
   } finally {
     result.ledgerAfter = await ledgerSize(db, dbName).catch(() => null)
-    await db.destroy()
-    await lock.destroy()
-    snapshot.remove()
+    await release()
   }
   for (const run of result.runs) {
     for (const s of run.steps) if (!s.valid) result.problems.push(`${run.label} run ${run.rep} step ${s.offeredRate}/s INVALID: ${s.gates.filter((/** @type {any} */ g) => !g.ok).map((/** @type {any} */ g) => g.name).join(', ')}`)

@@ -32,7 +32,7 @@ function maxTransfers (profile) {
   return profile.reps * profile.configs.length * (profile.warmup + profile.single + ladder)
 }
 
-/** @param {Parameters<typeof maxTransfers>[0]} profile */
+/** What a campaign asks for: its ledger and the margin. @param {Parameters<typeof maxTransfers>[0]} profile */
 const bytesNeeded = (profile) => maxTransfers(profile) * BYTES_PER_TRANSFER + MARGIN_BYTES
 
 /** @param {string} dir */
@@ -58,20 +58,20 @@ function requireRoom ({ dir, bytes, what, free = freeBytes }) {
  *   free?: (dir: string) => number }} opts reset: starts the database afresh, null when it must be kept
  */
 async function ensureRoom ({ profile, dir, dbName, databaseBytes, reset, say, free = freeBytes }) {
-  const need = bytesNeeded(profile)
-  const before = free(dir)
-  if (before >= need) return { reset: false }
-  const what = `the campaign's up to ${maxTransfers(profile).toLocaleString('en')} transfers in ${dbName}`
-  const bytes = need - MARGIN_BYTES
+  const available = free(dir)
+  if (available >= bytesNeeded(profile)) return { reset: false }
+  const transfers = maxTransfers(profile)
+  const bytes = transfers * BYTES_PER_TRANSFER
+  const what = `the campaign's up to ${transfers.toLocaleString('en')} transfers in ${dbName}`
+  const held = gb(await databaseBytes())
   if (!reset) {
-    const held = await databaseBytes()
-    requireRoom({ dir, bytes, what: `${what} (which holds ${gb(held)}; drop it if its ledger is no longer needed)`, free })
-  } else {
-    say(`${gb(before)} free where MariaDB keeps its data, and ${what} may take ~${gb(bytes)}: starting ${dbName} afresh (it held ${gb(await databaseBytes())})`)
-    await reset()
-    requireRoom({ dir, bytes, what: `even after starting ${dbName} afresh, ${what}`, free })
+    requireRoom({ dir, bytes, what: `${what} (which holds ${held}; drop it if its ledger is no longer needed)`, free })
+    return { reset: false }
   }
-  return { reset: Boolean(reset) }
+  say(`${gb(available)} free where MariaDB keeps its data, and ${what} may take ~${gb(bytes)}: starting ${dbName} afresh (it held ${held})`)
+  await reset()
+  requireRoom({ dir, bytes, what: `even after starting ${dbName} afresh, ${what}`, free })
+  return { reset: true }
 }
 
 module.exports = { ensureRoom, requireRoom, maxTransfers, bytesNeeded, BYTES_PER_TRANSFER, BYTES_PER_SEEDED_TRANSFER }

@@ -108,4 +108,4 @@ function createFileSpanProcessor ({ dir, service, flushMs = 100, highWaterChars 
   }
 }
 
-module.exports = { createFileSpanProcessor, toRecord }
+module.exports = { createFileSpanProcessor }
