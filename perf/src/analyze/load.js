@@ -70,10 +70,54 @@ function parseSpan (line) {
       end: v.end,
       durationMs: isFiniteNumber(v.durationMs) ? v.durationMs : v.end - v.start,
       attributes: keptAttributes(v.attributes),
-      links: Array.isArray(v.links) ? v.links.filter((l) => l && typeof l.spanId === 'string').map((l) => ({ traceId: l.traceId, spanId: l.spanId })) : [],
+      links: Array.isArray(v.links) ? v.links.filter((l) => l && typeof l.spanId === 'string').map((l) => ({ traceId: l.traceId, spanId: l.spanId, attributes: keptAttributes(l.attributes) })) : [],
       status: v.status && typeof v.status === 'object' ? { code: v.status.code, message: v.status.message } : { code: 0 }
     }
   }
+}
+
+// A batch span's link to one of its messages (shared/src/tracing/stage-spans.js).
+const RECORD_LINK = 'messaging.kafka.message.offset'
+const BATCH_ATTRIBUTES = ['switchyard.stage', 'messaging.system', 'messaging.destination.name', 'messaging.kafka.destination.partition', 'switchyard.batch.size']
+
+/**
+ * A handler traces a chunk of messages as one `<stage> batch` span with a
+ * link per message, to the context the message arrived with, carrying what
+ * the stage recorded about it. The report follows transfers, so each such
+ * link becomes that message's stage span again: in the transfer's trace,
+ * child of the span that sent the message, over the batch's time, with the
+ * batch's attributes and the link's, and `switchyard.batch.span_id`. Its id
+ * is the batch's with the link's index, the same however often it is read.
+ * The batch's link then points at it, as a batch's links to its stage spans
+ * always have. Spans of any other shape come back alone.
+ * @param {Span} span
+ * @returns {Span[]}
+ */
+function expandRecordLinks (span) {
+  if (span.kind !== 'INTERNAL' || !span.links.some((l) => l.attributes && l.attributes[RECORD_LINK] !== undefined)) return [span]
+  const shared = /** @type {Record<string, any>} */ ({ 'switchyard.batch.span_id': span.spanId })
+  for (const k of BATCH_ATTRIBUTES) if (span.attributes[k] !== undefined) shared[k] = span.attributes[k]
+  const out = [span]
+  span.links = span.links.map((l, i) => {
+    if (!l.attributes || l.attributes[RECORD_LINK] === undefined || typeof l.traceId !== 'string') return l
+    const record = {
+      traceId: l.traceId,
+      spanId: `${span.spanId}.${i}`,
+      parentSpanId: l.spanId,
+      name: `${span.attributes['switchyard.stage']} process`,
+      kind: 'CONSUMER',
+      service: span.service,
+      start: span.start,
+      end: span.end,
+      durationMs: span.durationMs,
+      attributes: { ...shared, ...l.attributes },
+      links: [],
+      status: span.status
+    }
+    out.push(record)
+    return { traceId: record.traceId, spanId: record.spanId }
+  })
+  return out
 }
 
 /**
@@ -103,8 +147,8 @@ async function loadSpans (inputs) {
         if (malformed.samples.length < MAX_SAMPLES) malformed.samples.push({ file, line: n, reason: r.reason })
         continue
       }
-      if (seen.add(r.span)) spans.push(r.span)
-      else duplicates++
+      if (!seen.add(r.span)) { duplicates++; continue }
+      for (const span of expandRecordLinks(r.span)) if (span === r.span || seen.add(span)) spans.push(span)
     }
   }
   // The spans by trace and span id, for indexSpans: built once.
@@ -168,4 +212,4 @@ function indexSpans (spans, spanMap) {
   }
 }
 
-module.exports = { listTraceFiles, parseSpan, loadSpans, indexSpans }
+module.exports = { listTraceFiles, parseSpan, expandRecordLinks, loadSpans, indexSpans }

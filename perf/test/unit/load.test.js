@@ -21,7 +21,7 @@ test('only the attributes the report reads are kept (SQL text would cost gigabyt
   const attributes = { 'switchyard.stage': 'prepare', 'http.route': '/x', 'url.path': '/x', 'messaging.destination.name': 't', 'db.system': 'mysql', 'db.statement': 'INSERT …', 'thread.id': 3 }
   const { span: s } = /** @type {any} */ (parseSpan(JSON.stringify(span({ attributes, links: [{ traceId: 't', spanId: 's', attributes: { a: 1 } }] }))))
   expect(s.attributes).toEqual({ 'switchyard.stage': 'prepare', 'http.route': '/x', 'url.path': '/x', 'messaging.destination.name': 't', 'db.system': 'mysql' })
-  expect(s.links).toEqual([{ traceId: 't', spanId: 's' }])
+  expect(s.links).toEqual([{ traceId: 't', spanId: 's', attributes: {} }])
 })
 
 test('lines that are not spans give a reason', () => {
@@ -69,4 +69,61 @@ test('parents are found within their trace; span ids may repeat across traces', 
   expect(index.parentOf(elsewhere)).toBeUndefined()
   expect(index.parentOf(root)).toBeUndefined()
   expect(index.childrenOf(root)).toEqual([child])
+})
+
+test("a batch span's message links come back as the messages' stage spans, once however often read", async () => {
+  const batch = span({
+    spanId: 'b'.repeat(16),
+    name: 'position batch',
+    start: 20,
+    end: 23,
+    durationMs: 3,
+    attributes: { 'switchyard.stage': 'position', 'messaging.system': 'kafka', 'messaging.destination.name': 'sy.position', 'messaging.kafka.destination.partition': 2, 'switchyard.batch.size': 2 },
+    links: [
+      { traceId: 'c'.repeat(32), spanId: '3'.repeat(16), attributes: { 'messaging.kafka.message.offset': 7, 'switchyard.queue_gap_ms': 4, 'switchyard.transfer_id': 't1', 'switchyard.action': 'reserve' } },
+      { traceId: 'd'.repeat(32), spanId: '4'.repeat(16), attributes: { 'messaging.kafka.message.offset': 8, 'switchyard.queue_gap_ms': 3, 'switchyard.transfer_id': 't2', 'switchyard.action': 'commit' } }
+    ]
+  })
+  const other = span({ spanId: '5'.repeat(16), links: [{ traceId: 'c'.repeat(32), spanId: '3'.repeat(16), attributes: { why: 'a link of another kind' } }] })
+  const dir = tempDir()
+  const lines = [batch, other].map((s) => JSON.stringify(s)).join('\n') + '\n'
+  fs.writeFileSync(path.join(dir, 'position-1.jsonl'), lines)
+  fs.writeFileSync(path.join(dir, 'position-1-copy.jsonl'), lines)
+
+  const loaded = await loadSpans([dir])
+  expect(loaded.duplicates).toBe(2)
+  expect(loaded.spans.map((s) => [s.traceId[0], s.spanId, s.parentSpanId])).toEqual([
+    ['a', 'b'.repeat(16), null], ['c', `${'b'.repeat(16)}.0`, '3'.repeat(16)], ['d', `${'b'.repeat(16)}.1`, '4'.repeat(16)], ['a', '5'.repeat(16), null]
+  ])
+  const [read, first, second, alone] = loaded.spans
+  expect(first).toEqual({
+    traceId: 'c'.repeat(32),
+    spanId: `${'b'.repeat(16)}.0`,
+    parentSpanId: '3'.repeat(16),
+    name: 'position process',
+    kind: 'CONSUMER',
+    service: 's',
+    start: 20,
+    end: 23,
+    durationMs: 3,
+    attributes: {
+      'switchyard.stage': 'position',
+      'messaging.system': 'kafka',
+      'messaging.destination.name': 'sy.position',
+      'messaging.kafka.destination.partition': 2,
+      'switchyard.batch.size': 2,
+      'switchyard.batch.span_id': 'b'.repeat(16),
+      'messaging.kafka.message.offset': 7,
+      'switchyard.queue_gap_ms': 4,
+      'switchyard.transfer_id': 't1',
+      'switchyard.action': 'reserve'
+    },
+    links: [],
+    status: { code: 0, message: undefined }
+  })
+  expect(second.attributes['switchyard.transfer_id']).toBe('t2')
+  // The batch now links to its stage spans, as the SQL attribution expects.
+  expect(read.links).toEqual([{ traceId: 'c'.repeat(32), spanId: first.spanId }, { traceId: 'd'.repeat(32), spanId: second.spanId }])
+  // A link without a message offset is left as it is.
+  expect(alone.links).toEqual([{ traceId: 'c'.repeat(32), spanId: '3'.repeat(16), attributes: {} }])
 })

@@ -1,6 +1,6 @@
 'use strict'
 
-const { makeTrace, transferIdFor } = require('../fixtures/make-trace')
+const { makeTrace, readBack, transferIdFor } = require('../fixtures/make-trace')
 const { buildReport, toJson } = require('../../src/analyze/report')
 const { toText } = require('../../src/analyze/report-text')
 const { toHtml } = require('../../src/analyze/report-html')
@@ -8,7 +8,7 @@ const { toHtml } = require('../../src/analyze/report-html')
 const loaded = (spans, extra = {}) => ({ files: ['/x/a.jsonl'], lines: spans.length, spans, malformed: { count: 0, samples: [] }, duplicates: 0, ...extra })
 
 test('the text report: summary line, event table, stages, SQL and largest gaps', () => {
-  const report = buildReport(loaded(makeTrace().spans, { malformed: { count: 2, samples: [] } }), { top: 3, transferIds: [transferIdFor(0)] })
+  const report = buildReport(loaded(readBack(makeTrace().spans), { malformed: { count: 2, samples: [] } }), { top: 3, transferIds: [transferIdFor(0)] })
   const text = toText(report)
   expect(text).toContain('Switchyard gap report: 7 transfers from 169 spans in 1 file\n')
   expect(text).toContain('  4 in one trace tree, 3 joined by transfer id')
@@ -27,14 +27,14 @@ test('the text report: summary line, event table, stages, SQL and largest gaps',
 })
 
 test('without --transfer the slowest transfers are shown', () => {
-  const text = toText(buildReport(loaded(makeTrace().spans), { top: 2 }))
+  const text = toText(buildReport(loaded(readBack(makeTrace().spans)), { top: 2 }))
   expect(text).toContain('Slowest 2 transfers')
   expect(text.match(/^Transfer /gm)).toHaveLength(2)
   expect(text).toContain(`Transfer ${transferIdFor(3)}: 12 events / 17.75 ms work / 70.00 ms total, joined by transfer id (2 traces, 2 roots)`)
 })
 
 test('JSON keeps every number and reduces spans to their ids', () => {
-  const json = toJson(buildReport(loaded(makeTrace().spans), { top: 1 }))
+  const json = toJson(buildReport(loaded(readBack(makeTrace().spans)), { top: 1 }))
   expect(json.transfers).toHaveLength(7)
   expect(json.transfers[0]).toEqual({ id: transferIdFor(0), firstStart: 1795223487000, workMs: 17.75, totalMs: 30, traces: 1, roots: 1, link: 'tree', sqlStatements: expect.any(Number), sqlMs: expect.any(Number), eventCount: 12 })
   expect(json.details[0].events[7]).toMatchObject({ label: 'position commit', gapBeforeMs: 41, queueGapMs: 41.5, gapFrom: 'fulfil', service: 'switchyard-position', name: 'position process' })
@@ -43,7 +43,7 @@ test('JSON keeps every number and reduces spans to their ids', () => {
 })
 
 test('the HTML page: one row per event with its stage, self-contained, everything escaped', () => {
-  const { spans } = makeTrace({ transfers: 2, delays: {} })
+  const spans = readBack(makeTrace({ transfers: 2, delays: {} }).spans)
   const hostile = '<script>alert("x")</script>&\''
   for (const s of spans) {
     if (s.attributes['switchyard.transfer_id'] === transferIdFor(0)) s.attributes['switchyard.transfer_id'] = hostile

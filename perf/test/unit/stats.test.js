@@ -1,10 +1,10 @@
 'use strict'
 
-const { makeTrace, transferIdFor } = require('../fixtures/make-trace')
+const { makeTrace, readBack, transferIdFor } = require('../fixtures/make-trace')
 const { toTransfers } = require('../../src/analyze/transfers')
 const { percentile, distribution, toStats } = require('../../src/analyze/stats')
 
-const run = () => toTransfers(makeTrace().spans).transfers
+const run = () => toTransfers(readBack(makeTrace().spans)).transfers
 
 test('percentiles are exact: the nearest rank over the sorted samples', () => {
   const hundred = Array.from({ length: 100 }, (_, i) => i + 1)

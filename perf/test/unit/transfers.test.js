@@ -1,6 +1,6 @@
 'use strict'
 
-const { makeTrace, transferIdFor } = require('../fixtures/make-trace')
+const { makeTrace, readBack, transferIdFor } = require('../fixtures/make-trace')
 const { toTransfers } = require('../../src/analyze/transfers')
 
 const analyze = (spans) => toTransfers(spans)
@@ -8,7 +8,7 @@ const byId = (r, i) => r.transfers.find((t) => t.id === transferIdFor(i))
 const col = (t, f) => t.events.map(f)
 
 test('a transfer is its requests, stage spans and callbacks, in start order', () => {
-  const r = analyze(makeTrace().spans)
+  const r = analyze(readBack(makeTrace().spans))
   expect(r.transfers.map((t) => t.id)).toEqual([0, 1, 2, 3, 4, 5, 6].map(transferIdFor))
   expect(r.unassigned).toBe(0)
   const t = byId(r, 0)
@@ -23,7 +23,7 @@ test('a transfer is its requests, stage spans and callbacks, in start order', ()
 })
 
 test('gaps count from the latest end among earlier events, and say what they follow', () => {
-  const t = byId(analyze(makeTrace().spans), 0)
+  const t = byId(analyze(readBack(makeTrace().spans)), 0)
   expect(col(t, (e) => e.gapBeforeMs)).toEqual([0, 1, 1.5, 1, 0.5, 5, 1, 1, 1, 0, 0.25, 0])
   expect(col(t, (e) => e.gapFrom)).toEqual([null, 'API POST /transfers', 'prepare', 'position reserve', 'notification', 'callback POST',
     'API PUT /transfers/{id}', 'fulfil', 'position commit', 'notification', 'notification', 'callback PUT'])
@@ -35,7 +35,7 @@ test('gaps count from the latest end among earlier events, and say what they fol
 })
 
 test('delays show up as gaps where they happened', () => {
-  const r = analyze(makeTrace().spans)
+  const r = analyze(readBack(makeTrace().spans))
   const slowCommit = byId(r, 3)
   const commit = slowCommit.events.find((e) => e.label === 'position commit')
   expect([commit.gapBeforeMs, commit.queueGapMs, commit.gapFrom, commit.offsetMs]).toEqual([41, 41.5, 'fulfil', 63])
@@ -47,7 +47,7 @@ test('delays show up as gaps where they happened', () => {
 })
 
 test('SQL of a batch is shared by its messages: statements and time ÷ batch size', () => {
-  const r = analyze(makeTrace().spans)
+  const r = analyze(readBack(makeTrace().spans))
   const t = byId(r, 0)
   // Batches of 3: prepare 3 statements, position 4, notification 1, fulfil 2; 0.25 ms each.
   expect(col(t, (e) => e.batchSize)).toEqual([null, 3, 3, 3, null, null, 3, 3, 3, 3, null, null])
@@ -64,21 +64,22 @@ test('SQL of a batch is shared by its messages: statements and time ÷ batch siz
 })
 
 test('one trace tree, or joined by transfer id when the payee started a new trace', () => {
-  const r = analyze(makeTrace().spans)
+  const r = analyze(readBack(makeTrace().spans))
   expect(r.transfers.map((t) => t.link)).toEqual(['tree', 'joined', 'tree', 'joined', 'tree', 'joined', 'tree'])
   expect([byId(r, 0).traces, byId(r, 0).roots]).toEqual([1, 1])
   expect([byId(r, 1).traces, byId(r, 1).roots]).toEqual([2, 2])
 })
 
 test('a span missing from the traces breaks the tree even within one trace', () => {
-  const { spans } = makeTrace({ transfers: 1, delays: {} })
-  const reserve = spans.find((s) => s.attributes['switchyard.action'] === 'reserve')
-  const t = analyze(spans.filter((s) => s !== reserve)).transfers[0]
+  const spans = readBack(makeTrace({ transfers: 1, delays: {} }).spans)
+  // The payee's PUT continues the trace from the callback that reached it.
+  const callback = spans.find((s) => s.kind === 'CLIENT' && s.attributes['switchyard.stage'] === 'callback')
+  const t = analyze(spans.filter((s) => s !== callback)).transfers[0]
   expect([t.link, t.traces, t.roots, t.events.length]).toEqual(['joined', 1, 2, 11])
 })
 
 test('request spans without the transfer id join through a child, their path, or their trace', () => {
-  const { spans } = makeTrace({ transfers: 2, delays: {} })
+  const spans = readBack(makeTrace({ transfers: 2, delays: {} }).spans)
   const requests = spans.filter((s) => s.kind === 'SERVER')
   // Transfer 2's request spans carry no id; only their route-handler children do.
   expect(requests.filter((s) => !s.attributes['switchyard.transfer_id'])).toHaveLength(2)
@@ -94,8 +95,8 @@ test('request spans without the transfer id join through a child, their path, or
   ])
 })
 
-test('a stage span whose batch span is missing is flagged, its SQL unknown', () => {
-  const { spans } = makeTrace({ transfers: 1, delays: {} })
+test('a stage span whose batch span is missing (a message that started its own trace) is flagged, its SQL unknown', () => {
+  const spans = readBack(makeTrace({ transfers: 1, delays: {} }).spans)
   const prepareBatch = spans.find((s) => s.name === 'prepare batch')
   const t = analyze(spans.filter((s) => s !== prepareBatch)).transfers[0]
   const prepare = t.events.find((e) => e.label === 'prepare')
@@ -104,7 +105,7 @@ test('a stage span whose batch span is missing is flagged, its SQL unknown', () 
 })
 
 test('SQL under a request is charged to it whole; failed spans are marked', () => {
-  const { spans } = makeTrace({ transfers: 1, delays: {} })
+  const spans = readBack(makeTrace({ transfers: 1, delays: {} }).spans)
   const post = spans.find((s) => s.kind === 'SERVER' && s.attributes['http.request.method'] === 'POST')
   const handler = spans.find((s) => s.parentSpanId === post.spanId)
   spans.push({ ...handler, spanId: 'f'.repeat(16), parentSpanId: handler.spanId, name: 'execute', kind: 'CLIENT', durationMs: 0.5, attributes: { 'db.system.name': 'mysql', 'db.query.text': 'SELECT 1' } })

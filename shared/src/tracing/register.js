@@ -6,13 +6,14 @@
 // notification dispatcher's own client span per attempt (with the transfer
 // id and participant on it), not by instrumentation-undici, which would add a
 // second, anonymous span per request. Kafka hops are traced by the
-// consumer runner itself (stage spans, shared/src/tracing/stage-spans.js)
+// consumer runner itself (batch spans linked to each message, shared/src/tracing/stage-spans.js)
 // rather than by instrumentation-kafkajs, which would stamp every message of
 // a produce call with one producer span and so cut each transfer's trace.
 // SQL is traced at the mysql2 level only (not knex too), so no statement is
 // counted twice.
 
 const path = require('node:path')
+const { TraceFlags } = require('@opentelemetry/api')
 const { loadConfig } = require('../config')
 
 /** @type {{ shutdown: () => Promise<void> } | undefined} */
@@ -27,7 +28,7 @@ function registerTracing (role) {
   const service = `${config.TRACING_SERVICE_NAME}-${role || config.HANDLERS.join('-')}`
   if (!config.TRACING_EXPORTERS.length || sdk) return { enabled: Boolean(sdk), service }
   const { NodeSDK } = require('@opentelemetry/sdk-node')
-  const { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } = require('@opentelemetry/sdk-trace')
+  const { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, SamplingDecision } = require('@opentelemetry/sdk-trace')
   const { MySQL2Instrumentation } = require('@opentelemetry/instrumentation-mysql2')
   const { FastifyOtelInstrumentation } = require('@fastify/otel')
   const processors = []
@@ -43,7 +44,7 @@ function registerTracing (role) {
   const instance = new NodeSDK({
     serviceName: service,
     autoDetectResources: false,
-    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(config.TRACING_SAMPLE_RATIO) }),
+    sampler: new ParentBasedSampler({ root: linkedSampler(new TraceIdRatioBasedSampler(config.TRACING_SAMPLE_RATIO), SamplingDecision) }),
     spanProcessors: processors,
     instrumentations: [
       // One span per request: the per-hook and handler child spans (three more per
@@ -57,6 +58,24 @@ function registerTracing (role) {
   return { enabled: true, service }
 }
 
+/**
+ * A root sampler for spans that start a trace: one linked to a sampled span
+ * is sampled, so a handler's batch span (linked to the transfers in it) is
+ * kept whenever one of its transfers is; anything else is up to `ratio`.
+ * @param {import('@opentelemetry/sdk-trace').Sampler} ratio
+ * @param {typeof import('@opentelemetry/sdk-trace').SamplingDecision} SamplingDecision
+ * @returns {import('@opentelemetry/sdk-trace').Sampler}
+ */
+function linkedSampler (ratio, SamplingDecision) {
+  return {
+    shouldSample (context, traceId, name, kind, attributes, links) {
+      if (links.some((l) => l.context.traceFlags & TraceFlags.SAMPLED)) return { decision: SamplingDecision.RECORD_AND_SAMPLED }
+      return ratio.shouldSample(context, traceId, name, kind, attributes, links)
+    },
+    toString: () => `LinkedSampler{${ratio}}`
+  }
+}
+
 /** Flushes and stops tracing (the last thing a process does on shutdown). */
 async function shutdownTracing () {
   const s = sdk
@@ -64,4 +83,4 @@ async function shutdownTracing () {
   if (s) await s.shutdown()
 }
 
-module.exports = { registerTracing, shutdownTracing }
+module.exports = { registerTracing, shutdownTracing, linkedSampler }

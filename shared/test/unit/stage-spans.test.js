@@ -1,0 +1,89 @@
+'use strict'
+
+// What a handler's chunk leaves in the traces: one batch span linked to each
+// message's trace with what the stage recorded about it, the messages' trace
+// headers passed on as they came, and nothing at all for a chunk whose
+// transfers are not sampled.
+
+const { trace, propagation, context, TraceFlags, ROOT_CONTEXT } = require('@opentelemetry/api')
+const { W3CTraceContextPropagator } = require('@opentelemetry/core')
+const { TracerProvider, InMemorySpanExporter, SimpleSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, SamplingDecision } = require('@opentelemetry/sdk-trace')
+const { startStageSpans } = require('../../src/tracing/stage-spans')
+const { linkedSampler } = require('../../src/tracing/register')
+
+const exporter = new InMemorySpanExporter()
+const sampler = new ParentBasedSampler({ root: linkedSampler(new TraceIdRatioBasedSampler(1), SamplingDecision) })
+const provider = new TracerProvider({ sampler, spanProcessors: [new SimpleSpanProcessor({ exporter })] })
+/** The spans ended so far, once the processor has handed them over. */
+const finished = async () => { await provider.forceFlush(); return exporter.getFinishedSpans() }
+beforeAll(() => {
+  trace.setGlobalTracerProvider(provider)
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator())
+})
+afterEach(() => exporter.reset())
+afterAll(() => { trace.disable(); propagation.disable(); context.disable() })
+
+const traceparent = (n, sampled = true) => `00-${String(n).repeat(32)}-${String(n).repeat(16)}-0${sampled ? 1 : 0}`
+
+/** @param {number} offset @param {Record<string, string>} headers @param {any} value */
+const record = (offset, headers, value) => ({
+  topic: 'sy.position', partition: 3, offset: String(offset), key: 'k', value, headers, timestamp: 1000 + offset, raw: JSON.stringify(value)
+})
+
+test('one batch span per chunk, linked to each message\'s trace with its offset, queue gap, transfer and action', async () => {
+  const records = [
+    record(7, { traceparent: traceparent(1) }, { transferId: 't1', action: 'reserve' }),
+    record(8, { traceparent: traceparent(2), tracestate: 'sy=1' }, { transferId: 't2', action: 'commit', to: 'payee' })
+  ]
+  const before = records.map((r) => ({ ...r.headers }))
+  const spans = startStageSpans({ stage: 'position', topic: 'sy.position', partition: 3, pickedUpAt: 1010, records })
+  spans.end()
+
+  const ended = await finished()
+  expect(ended.map((s) => s.name)).toEqual(['position batch'])
+  const [batch] = ended
+  expect(batch.attributes).toEqual({ 'switchyard.stage': 'position', 'messaging.system': 'kafka', 'messaging.destination.name': 'sy.position', 'messaging.kafka.destination.partition': 3, 'switchyard.batch.size': 2 })
+  expect(batch.links.map((l) => [l.context.traceId, l.context.spanId, l.attributes])).toEqual([
+    ['1'.repeat(32), '1'.repeat(16), { 'messaging.kafka.message.offset': 7, 'switchyard.queue_gap_ms': 3, 'switchyard.transfer_id': 't1', 'switchyard.action': 'reserve' }],
+    ['2'.repeat(32), '2'.repeat(16), { 'messaging.kafka.message.offset': 8, 'switchyard.queue_gap_ms': 2, 'switchyard.transfer_id': 't2', 'switchyard.action': 'commit', 'switchyard.notify.to': 'payee' }]
+  ])
+  // What the handler emits for a message continues that message's trace.
+  expect(records.map((r) => r.headers)).toEqual(before)
+  // The transaction runs in the batch span: its SQL spans are its children.
+  const sql = trace.getTracer('t').startSpan('execute', {}, spans.batchContext)
+  sql.end()
+  expect((await finished())[1].parentSpanContext.spanId).toBe(batch.spanContext().spanId)
+})
+
+test('a message without trace context starts its own trace, and what follows it joins that trace', async () => {
+  const records = [record(1, {}, { transferId: 't9', action: 'timeout' }), record(2, { traceparent: traceparent(3) }, { transferId: 't3' })]
+  const spans = startStageSpans({ stage: 'position', topic: 'sy.position', partition: 0, pickedUpAt: 1001, records })
+  spans.end(new Error('deadlock'))
+
+  const [own, batch] = await finished()
+  expect([own.name, own.parentSpanContext, own.attributes['switchyard.transfer_id'], own.attributes['switchyard.batch.span_id']])
+    .toEqual(['position process', undefined, 't9', batch.spanContext().spanId])
+  expect(records[0].headers.traceparent).toBe(`00-${own.spanContext().traceId}-${own.spanContext().spanId}-01`)
+  expect(batch.links.map((l) => l.context.spanId)).toEqual([own.spanContext().spanId, '3'.repeat(16)])
+  // A failed chunk marks both.
+  expect([own.status.code, batch.status.code]).toEqual([2, 2])
+})
+
+test('a chunk whose transfers are not sampled leaves no spans, nor does its SQL', async () => {
+  const records = [record(1, { traceparent: traceparent(4, false) }, { transferId: 't4' })]
+  const spans = startStageSpans({ stage: 'fulfil', topic: 'sy.fulfil', partition: 0, pickedUpAt: 1001, records })
+  trace.getTracer('t').startSpan('execute', {}, spans.batchContext).end()
+  spans.end()
+  expect(await finished()).toEqual([])
+  expect(records[0].headers.traceparent).toBe(traceparent(4, false))
+  expect(trace.getSpanContext(spans.batchContext)?.traceFlags).toBe(TraceFlags.NONE)
+})
+
+test('a span that starts a trace is sampled when it links to a sampled span, else by the ratio', () => {
+  const sampler = linkedSampler(new TraceIdRatioBasedSampler(0), SamplingDecision)
+  const link = (n, sampled) => ({ context: { traceId: String(n).repeat(32), spanId: String(n).repeat(16), traceFlags: sampled ? TraceFlags.SAMPLED : TraceFlags.NONE } })
+  const decide = (links) => sampler.shouldSample(ROOT_CONTEXT, 'f'.repeat(32), 'position batch', 0, {}, links).decision
+  expect(decide([link(1, false), link(2, true)])).toBe(SamplingDecision.RECORD_AND_SAMPLED)
+  expect(decide([link(1, false)])).toBe(SamplingDecision.NOT_RECORD)
+  expect(decide([])).toBe(SamplingDecision.NOT_RECORD)
+})
