@@ -42,15 +42,17 @@ function startStageSpans ({ stage, topic, partition, pickedUpAt, records }) {
   /** @type {import('@opentelemetry/api').SpanContext | undefined} */
   let firstUnsampled
   for (const r of records) {
-    const attributes = recordAttributes(r, pickedUpAt)
     const upstream = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, r.headers))
     if (upstream) {
       // A message whose transfer is not sampled is not traced here either.
-      if (upstream.traceFlags & TraceFlags.SAMPLED) links.push({ context: upstream, attributes })
+      if (upstream.traceFlags & TraceFlags.SAMPLED) links.push({ context: upstream, attributes: recordAttributes(r, pickedUpAt) })
       else { unsampled++; firstUnsampled = firstUnsampled || upstream }
       continue
     }
-    const span = tracer.startSpan(`${stage} process`, { kind: SpanKind.CONSUMER, attributes: { ...attributes, ...chunkAttributes(stage, topic, partition, records.length) } }, ROOT_CONTEXT)
+    // Untraced (no SDK, or not sampled) this is all a record costs.
+    const span = tracer.startSpan(`${stage} process`, { kind: SpanKind.CONSUMER }, ROOT_CONTEXT)
+    if (!span.isRecording()) continue
+    span.setAttributes({ ...chunkAttributes(stage, topic, partition, records.length), ...recordAttributes(r, pickedUpAt) })
     /** @type {Record<string, string>} */
     const carrier = {}
     propagation.inject(trace.setSpan(ROOT_CONTEXT, span), carrier)
