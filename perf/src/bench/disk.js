@@ -3,7 +3,7 @@
 // Room for the ledger. Every transfer a campaign runs stays in its database:
 // about 6.5 KB of InnoDB pages per complete transfer (the transfer, its state
 // and position changes, the fulfilment, three callbacks with their headers,
-// bodies and attempts). The full profile can add up to ~2.6 million, and
+// bodies and attempts). The full profile can add up to ~3.7 million, and
 // campaign after campaign the bench ledger once grew to 48 GB and filled the
 // disk; MariaDB then stalls every writer in the middle of a step. So a
 // campaign first makes sure the filesystem holding the database can take the
