@@ -60,19 +60,26 @@ describe('file span processor', () => {
   })
 
   test('lines reach the file on their own within flushMs, and at once past the high-water mark', async () => {
-    const processor = createFileSpanProcessor({ dir, service: 'svc', flushMs: 20, highWaterChars: 2000 })
-    processor.onEnd(span(0))
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    expect(readLines(processor.file)).toHaveLength(1)
+    /** Waits (bounded) until `file` holds `n` lines; nothing asks for a flush. @param {string} file @param {number} n */
+    const untilLines = async (file, n) => {
+      const before = Date.now()
+      while ((fs.existsSync(file) ? readLines(file).length : 0) < n && Date.now() - before < 5000) await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    // The timer writes a lone line.
+    const timed = createFileSpanProcessor({ dir, service: 'timed', flushMs: 20 })
+    timed.onEnd(span(0))
+    await untilLines(timed.file, 1)
+    expect(readLines(timed.file)).toHaveLength(1)
+    await timed.shutdown()
 
     // Each line is a few hundred characters: ten of them pass 2,000, and the
-    // write starts without waiting for the timer.
-    for (let i = 1; i <= 10; i++) processor.onEnd(span(i))
-    const before = Date.now()
-    while (readLines(processor.file).length < 10 && Date.now() - before < 5000) await new Promise((resolve) => setImmediate(resolve))
-    expect(readLines(processor.file).length).toBeGreaterThanOrEqual(10)
-    await processor.shutdown()
-    expect(readLines(processor.file)).toHaveLength(11)
+    // write starts without the timer (a minute away here).
+    const full = createFileSpanProcessor({ dir, service: 'full', flushMs: 60000, highWaterChars: 2000 })
+    for (let i = 1; i <= 10; i++) full.onEnd(span(i))
+    await untilLines(full.file, 10)
+    expect(readLines(full.file).length).toBeGreaterThanOrEqual(10)
+    await full.shutdown()
+    expect(readLines(full.file)).toHaveLength(10)
   })
 
   test('keeps no span object once it has ended', async () => {
