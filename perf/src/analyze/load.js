@@ -76,7 +76,8 @@ function parseSpan (line) {
   }
 }
 
-// A batch span's link to one of its messages (shared/src/tracing/stage-spans.js).
+// A batch span's link to one of its messages carries the message's offset
+// (shared/src/tracing/stage-spans.js, docs/gap-report.md).
 const RECORD_LINK = 'messaging.kafka.message.offset'
 const BATCH_ATTRIBUTES = ['switchyard.stage', 'messaging.system', 'messaging.destination.name', 'messaging.kafka.destination.partition', 'switchyard.batch.size']
 

@@ -115,4 +115,4 @@ function recordAttributes (r, pickedUpAt) {
   return attributes
 }
 
-module.exports = { startStageSpans, RECORD_LINK }
+module.exports = { startStageSpans }
