@@ -6,9 +6,11 @@
 // Production runs one handler per process (one Deployment each); `npm start`
 // runs all of them next to the API through startHandlers().
 
-// First, so that mysql2 and undici are instrumented when they load.
+// First, so that mysql2 and undici are instrumented when they load. The
+// handlers pass their trace context by hand, so they need no async context
+// tracking (shared/src/tracing/sync-context.js).
 const { registerTracing, shutdownTracing } = require('@switchyard/shared/tracing')
-if (require.main === module) registerTracing(process.argv.length > 2 ? process.argv.slice(2).join('-') : undefined)
+if (require.main === module) registerTracing(process.argv.length > 2 ? process.argv.slice(2).join('-') : undefined, { asyncContext: false })
 
 const { loadConfig } = require('@switchyard/shared/config')
 const { createLogger } = require('@switchyard/shared/logger')

@@ -1,6 +1,7 @@
 'use strict'
 
-// What a performance engineer sees: Switchyard started as `npm start` does,
+// What a performance engineer sees: Switchyard started as `npm start` does
+// (one process) and as operators run it (the API and the handlers apart),
 // with the file exporter on; a handful of transfers; then the gap report
 // finds every stage of each transfer, in order, with non-negative gaps, in
 // one trace from the payer's POST to the payer's commit callback.
@@ -9,7 +10,8 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { startProcess } = require('../../../test/support/processes')
-const { unique } = require('../../../test/support/config')
+const { unique, testConfig } = require('../../../test/support/config')
+const { createTopics } = require('../../../scripts/stack/index')
 const { createClient, prepareBody } = require('../../../perf/src/load/client')
 const { startParticipant, newCondition } = require('../../../perf/src/load/participant')
 const { loadSpans } = require('../../../perf/src/analyze/load')
@@ -21,15 +23,39 @@ afterAll(async () => {
   for (const close of closers.reverse()) await close()
 })
 
-test('each transfer forms one trace whose stages the gap report finds in order', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-traces-'))
-  const id = unique('tr')
-  const app = startProcess('scripts/start.js', [], {
-    API_PORT: '0', ADMIN_PORT: '0', HANDLERS: 'all', KAFKA_TOPIC_PREFIX: `${id}.`, KAFKA_CLIENT_ID: id, TRACING_EXPORTERS: 'file', TRACING_DIR: dir
-  })
+/**
+ * `npm start`: the API and every handler in one process, with the async
+ * context manager the API needs.
+ * @param {Record<string, string>} env
+ */
+async function oneProcess (env) {
+  const app = startProcess('scripts/start.js', [], { ...env, API_PORT: '0', ADMIN_PORT: '0', HANDLERS: 'all' })
   closers.push(() => app.stop())
   const [, apiUrl] = await app.waitForOutput(/FSPIOP API\s+(http:\/\/\S+)/)
   const [, adminUrl] = await app.waitForOutput(/admin API\s+(http:\/\/\S+)/)
+  return { apiUrl, adminUrl, stop: async () => [await app.stop()], handlersApart: false }
+}
+
+/**
+ * As operators and the bench run it: the API in one process, the handlers in
+ * another, which passes its trace context by hand (sync-context.js).
+ * @param {Record<string, string>} env
+ */
+async function apart (env) {
+  await createTopics(testConfig(env))
+  const api = startProcess('api-adapter/src/server.js', [], { ...env, API_PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'info' })
+  const handlers = startProcess('handlers/src/main.js', [], { ...env, HANDLERS: 'all', HEALTH_PORT: '0', LOG_LEVEL: 'info' })
+  closers.push(() => api.stop(), () => handlers.stop())
+  const [, apiUrl] = await api.waitForOutput(/"url":"(http:\/\/[^"]+)"/)
+  const [, adminUrl] = await api.waitForOutput(/"adminUrl":"(http:\/\/[^"]+)"/)
+  await handlers.waitForOutput(/handlers running/)
+  return { apiUrl, adminUrl, stop: async () => [await api.stop(), await handlers.stop()], handlersApart: true }
+}
+
+test.each([['one process', oneProcess], ['the API and the handlers apart', apart]])('%s: each transfer forms one trace whose stages the gap report finds in order', async (_name, start) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-traces-'))
+  const id = unique('tr')
+  const { apiUrl, adminUrl, stop, handlersApart } = await start({ KAFKA_TOPIC_PREFIX: `${id}.`, KAFKA_CLIENT_ID: id, TRACING_EXPORTERS: 'file', TRACING_DIR: dir })
   const client = createClient({ apiUrl, adminUrl, hubName: 'Hub' })
   const payer = await startParticipant(unique('tpayer'), { api: () => apiUrl })
   const payee = await startParticipant(unique('tpayee'), { api: () => apiUrl })
@@ -47,8 +73,8 @@ test('each transfer forms one trace whose stages the gap report finds in order',
     await payee.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${body.transferId}`, 'COMMITTED')
     ids.push(body.transferId)
   }
-  // SIGTERM: the process flushes its spans as the last step of shutdown.
-  expect(await app.stop()).toEqual({ code: 0, signal: null })
+  // SIGTERM: a process flushes its spans as the last step of shutdown.
+  for (const exit of await stop()) expect(exit).toEqual({ code: 0, signal: null })
 
   const report = buildReport(await loadSpans([dir]), { top: 3, transferIds: ids })
   expect(report.missing).toEqual([])
@@ -81,6 +107,14 @@ test('each transfer forms one trace whose stages the gap report finds in order',
   const sqlSpans = fs.readdirSync(dir).flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)))
     .filter((s) => s.attributes['db.system.name'] === 'mysql')
   const texts = sqlSpans.map((s) => String(s.attributes['db.query.text']))
+  if (handlersApart) {
+    // A handler process that passes its context by hand traces only the SQL
+    // of the chunks it applies: none of its start-up or idle polling (timeout
+    // sweeps, callback recovery) starts a trace of its own.
+    const handlerSql = sqlSpans.filter((s) => !String(s.service).endsWith('-api'))
+    expect(handlerSql.length).toBeGreaterThan(0)
+    expect(handlerSql.filter((s) => !s.parentSpanId).map((s) => String(s.attributes['db.query.text']).slice(0, 60))).toEqual([])
+  }
   expect(texts.filter((t) => /insert into `?transfer`? /i.test(t) && t.includes('?')).length).toBeGreaterThan(0)
   for (const value of [...ids, payer.name, payee.name]) expect(texts.filter((t) => t.includes(value))).toEqual([])
-}, 120000)
+}, 180000)

@@ -22,7 +22,6 @@ const { isRetriable } = require('./retriable')
 const { progressQuery, toProgress, recordProgress } = require('./progress')
 const { withFoldedTransaction } = require('../db/folded-transaction')
 const { startStageSpans } = require('../tracing/stage-spans')
-const { context } = require('@opentelemetry/api')
 const { sleep, backoff, describeClusterId } = require('./runner-settings')
 const { createPacer } = require('./pacer')
 
@@ -109,7 +108,8 @@ async function runConsumer (opts) {
    * partition's records come back; they stay stored until then, because a
    * row is replaced only by a transaction that re-stores what it replays.
    * @param {Part[]} parts
-   * @param {{ deadLetter?: { err: any, attempts: number } }} [mode]
+   * @param {{ deadLetter?: { err: any, attempts: number }, traceContext?: import('@opentelemetry/api').Context }} [mode]
+   *   traceContext: the batch span its SQL spans hang under
    * @returns {Promise<PartResult[]>}
    */
   async function applyOnce (parts, mode = {}) {
@@ -174,7 +174,7 @@ async function runConsumer (opts) {
         unparsable: st.fresh.filter((r) => r.parseError),
         afterCommit: i === keeper ? afterCommit : undefined
       }))
-    })
+    }, { traceContext: mode.traceContext })
   }
 
   /**
@@ -220,16 +220,17 @@ async function runConsumer (opts) {
    * the record that keeps failing goes to the dead-letter topic and the
    * partition moves on.
    * @param {Part[]} parts
-   * @param {{ isRunning: () => boolean, heartbeat: () => Promise<void> }} ctx
+   * @param {{ isRunning: () => boolean, heartbeat: () => Promise<void>, traceContext?: import('@opentelemetry/api').Context }} ctx
    * @returns {Promise<PartResult[][]>} per part
    */
   async function processParts (parts, ctx) {
-    const whole = await withRetries(() => applyOnce(parts), { ...ctx, what: 'batch', bounded: true })
+    const { traceContext } = ctx
+    const whole = await withRetries(() => applyOnce(parts, { traceContext }), { ...ctx, what: 'batch', bounded: true })
     if (whole.ok) return whole.value.map((r) => [r])
     if (parts.length === 1) return [await isolate(parts[0], ctx)]
     const results = []
     for (const part of parts) {
-      const alone = await withRetries(() => applyOnce([part]), { ...ctx, what: `partition ${part.batch.partition}`, bounded: true })
+      const alone = await withRetries(() => applyOnce([part], { traceContext }), { ...ctx, what: `partition ${part.batch.partition}`, bounded: true })
       results.push(alone.ok ? alone.value : await isolate(part, ctx))
     }
     return results
@@ -240,9 +241,10 @@ async function runConsumer (opts) {
    * messages are sent before the next record is applied: the progress row
    * only remembers the latest transaction's messages.
    * @param {Part} part
-   * @param {{ isRunning: () => boolean, heartbeat: () => Promise<void> }} ctx
+   * @param {{ isRunning: () => boolean, heartbeat: () => Promise<void>, traceContext?: import('@opentelemetry/api').Context }} ctx
    */
   async function isolate ({ batch, records }, ctx) {
+    const { traceContext } = ctx
     /** @type {PartResult[]} */
     const results = []
     /** @param {PartResult} r */
@@ -251,11 +253,11 @@ async function runConsumer (opts) {
       results.push({ ...r, replay: [], outgoing: [] })
     }
     for (const record of records) {
-      const one = await withRetries(() => applyOnce([{ batch, records: [record] }]), { ...ctx, what: `offset ${record.offset}`, bounded: true })
+      const one = await withRetries(() => applyOnce([{ batch, records: [record] }], { traceContext }), { ...ctx, what: `offset ${record.offset}`, bounded: true })
       if (one.ok) { await sendNow(one.value[0]); continue }
       log.error({ err: one.err, topic: batch.topic, partition: batch.partition, offset: String(record.offset) }, 'dead-lettering message')
       if (observer.onDeadLetter) observer.onDeadLetter({ stage, topic: batch.topic, partition: batch.partition, offset: String(record.offset) })
-      const dead = await withRetries(() => applyOnce([{ batch, records: [record] }], { deadLetter: { err: one.err, attempts: one.attempts } }), { ...ctx, what: 'dead-letter', bounded: false })
+      const dead = await withRetries(() => applyOnce([{ batch, records: [record] }], { deadLetter: { err: one.err, attempts: one.attempts }, traceContext }), { ...ctx, what: 'dead-letter', bounded: false })
       await sendNow(/** @type {PartResult[]} */ (dead.value)[0])
     }
     return results
@@ -328,8 +330,8 @@ async function runConsumer (opts) {
     const ctx = chunks[0].ctx
     const startedAt = Date.now()
     const parts = chunks.map((c) => ({ batch: c.batch, records: c.records }))
-    // The transaction runs in the first chunk's batch span, so its SQL spans hang there.
-    const results = await context.with(chunks[0].spans.batchContext, () => processParts(parts, ctx))
+    // The transaction's SQL spans hang under the first chunk's batch span.
+    const results = await processParts(parts, { ...ctx, traceContext: chunks[0].spans.batchContext })
     const dbDone = Date.now()
     const records = parts.reduce((n, p) => n + p.records.length, 0)
     pacer.observe(records, startedAt)

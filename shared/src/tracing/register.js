@@ -10,7 +10,8 @@
 // rather than by instrumentation-kafkajs, which would stamp every message of
 // a produce call with one producer span and so cut each transfer's trace.
 // SQL is traced at the mysql2 level only (not knex too), so no statement is
-// counted twice.
+// counted twice. Processes that run only handlers keep no async context
+// (sync-context.js): their spans get their parents by hand.
 
 const path = require('node:path')
 const { TraceFlags } = require('@opentelemetry/api')
@@ -21,9 +22,12 @@ let sdk
 
 /**
  * @param {string} [role] appended to the service name (api, prepare, …); defaults to HANDLERS
+ * @param {{ asyncContext?: boolean }} [opts] asyncContext false: the context is
+ *   active only inside context.with, synchronously (sync-context.js) — for
+ *   processes that pass it by hand, the handlers; the API needs the default
  * @returns {{ enabled: boolean, service: string }}
  */
-function registerTracing (role) {
+function registerTracing (role, { asyncContext = true } = {}) {
   const config = loadConfig()
   const service = `${config.TRACING_SERVICE_NAME}-${role || config.HANDLERS.join('-')}`
   if (!config.TRACING_EXPORTERS.length || sdk) return { enabled: Boolean(sdk), service }
@@ -42,6 +46,7 @@ function registerTracing (role) {
     processors.push(createFileSpanProcessor({ dir: path.resolve(config.TRACING_DIR), service }))
   }
   const instance = new NodeSDK({
+    ...(asyncContext ? {} : { contextManager: require('./sync-context').createSyncContextManager() }),
     serviceName: service,
     autoDetectResources: false,
     sampler: new ParentBasedSampler({ root: linkedSampler(new TraceIdRatioBasedSampler(config.TRACING_SAMPLE_RATIO), SamplingDecision) }),
