@@ -69,7 +69,10 @@ function describe (s, transferId) {
     const where = attr(s, 'messaging.destination.name')
     const partition = attr(s, 'messaging.kafka.destination.partition')
     const offset = attr(s, 'messaging.kafka.message.offset')
-    return { kind: 'stage', label, stage, detail: where === undefined ? '' : `${where}[${partition ?? '?'}]@${offset ?? '?'}` }
+    // A notification says whom it is for: a transfer's two final ones differ only there.
+    const to = attr(s, 'switchyard.notify.to')
+    const detail = [where === undefined ? '' : `${where}[${partition ?? '?'}]@${offset ?? '?'}`, to === undefined ? '' : `to ${to}`].filter(Boolean).join(', ')
+    return { kind: 'stage', label, stage, detail }
   }
   if (isCallback(s)) {
     const url = String(attr(s, 'url.full', 'http.url') || '')

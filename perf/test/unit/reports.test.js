@@ -19,6 +19,9 @@ test('the text report: summary line, event table, stages, SQL and largest gaps',
   const row = (label) => lines.find((l) => new RegExp(`^\\s+\\d+  ${label} `).test(l)).trim().split(/\s{2,}/)
   // #, event, at, gap, queue, work, SQL, SQL ms, batch, service, detail
   expect(row('position reserve')).toEqual(['3', 'position reserve', '6.00', '1.50', '2.00', '2.50', '1.33', '0.33', '3', 'switchyard-position', 'switchyard.transfer-position[0]@0'])
+  // The two final notifications differ only in whom they are for.
+  expect(lines.filter((l) => /^\s+\d+ {2}notification /.test(l)).map((l) => l.trim().split(/\s{2,}/).pop()))
+    .toEqual(['switchyard.notification[0]@0, to payeefsp', 'switchyard.notification[0]@3, to payerfsp', 'switchyard.notification[0]@6, to payeefsp'])
   expect(row('API PUT /transfers/\\{id\\}')).toEqual(['6', 'API PUT /transfers/{id}', '18.50', '5.00', '–', '1.00', '0.00', '0.00', '–', 'switchyard-api', 'HTTP 200'])
   expect(lines.find((l) => l.trim().startsWith('position commit')).trim().split(/\s+/).slice(2, 11))
     .toEqual(['7', '1.50', '41.50', '41.50', '41.50', '2.00', '2.00', '2.00', '2.00'])
