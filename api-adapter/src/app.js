@@ -9,6 +9,7 @@ const fastify = require('fastify')
 const { healthRoutes, metricsRoutes, healthReportSchema } = require('./routes/health')
 const { transferRoutes } = require('./routes/transfers')
 const { fspiopErrors } = require('./plugins/errors')
+const { traceRequests } = require('./plugins/trace-requests')
 const { errorInformationResponseSchema } = require('./schemas/fspiop')
 const { collectRoutes, openapiRoutes } = require('./openapi')
 
@@ -40,6 +41,7 @@ function buildApp (deps) {
   })
   // Before any route: the OpenAPI document is built from what this collects.
   const routes = collectRoutes(app)
+  traceRequests(app)
   app.register(fspiopErrors, { bodyLimit: config.API_BODY_LIMIT_BYTES })
   app.addSchema(healthReportSchema)
   app.addSchema(errorInformationResponseSchema)

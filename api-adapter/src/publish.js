@@ -8,22 +8,29 @@
 
 const { toWire } = require('@switchyard/shared/kafka')
 const { createFspiopError } = require('@switchyard/shared/errors')
-const { currentTraceHeaders, tagTransfer } = require('@switchyard/shared/tracing')
+const { trace, propagation, ROOT_CONTEXT } = require('@opentelemetry/api')
+const { requestSpan } = require('./plugins/trace-requests')
 
 /**
  * @param {ReturnType<typeof import('@switchyard/shared/kafka').createProducer> | undefined} producer
- * @returns {(message: import('../../shared/src/kafka/envelope').OutgoingMessage) => Promise<void>}
+ * @returns {(message: import('../../shared/src/kafka/envelope').OutgoingMessage, request: import('fastify').FastifyRequest) => Promise<void>}
  */
 function createPublisher (producer) {
-  return async function publish (message) {
+  return async function publish (message, request) {
     if (!producer) throw createFspiopError('SERVICE_CURRENTLY_UNAVAILABLE', 'no message broker is configured')
     // The command continues the request's trace (whose parent is the
-    // participant's own traceparent, if it sent one); the active span (the
-    // route handler's, under @fastify/otel) is tagged with the transfer so
-    // traces a participant did not continue can still be joined to it (the
-    // gap report joins a request span through such a descendant).
-    tagTransfer(message.key)
-    const wire = toWire({ ...message, headers: { ...message.headers, ...currentTraceHeaders() } })
+    // participant's own traceparent, if it sent one), and the request's span
+    // is tagged with the transfer, so traces a participant did not continue
+    // can still be joined to it. Untraced, the participant's own trace
+    // headers go on as they came.
+    const span = requestSpan(request)
+    /** @type {Record<string, string>} */
+    const carrier = {}
+    if (span) {
+      span.setAttribute('switchyard.transfer_id', message.key)
+      propagation.inject(trace.setSpan(ROOT_CONTEXT, span), carrier)
+    }
+    const wire = toWire({ ...message, headers: { ...message.headers, ...carrier } })
     try {
       await producer.sendSoon([wire])
     } catch (err) {

@@ -6,11 +6,9 @@
 // Production runs one handler per process (one Deployment each); `npm start`
 // runs all of them next to the API through startHandlers().
 
-// First, so that mysql2 and undici are instrumented when they load. The
-// handlers pass their trace context by hand, so they need no async context
-// tracking (shared/src/tracing/sync-context.js).
+// First, so that mysql2 is instrumented when it loads.
 const { registerTracing, shutdownTracing } = require('@switchyard/shared/tracing')
-if (require.main === module) registerTracing(process.argv.length > 2 ? process.argv.slice(2).join('-') : undefined, { asyncContext: false })
+if (require.main === module) registerTracing(process.argv.length > 2 ? process.argv.slice(2).join('-') : undefined)
 
 const { loadConfig } = require('@switchyard/shared/config')
 const { createLogger } = require('@switchyard/shared/logger')

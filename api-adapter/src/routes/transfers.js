@@ -45,13 +45,13 @@ async function transferRoutes (app, { config, producer }) {
   app.post('/transfers', { schema: schemas.postTransfers }, async (request, reply) => {
     const body = /** @type {TransfersPostRequest} */ (request.body)
     validateMoney(body.amount)
-    await publish(toTransferCommand(config, 'prepare', { transferId: body.transferId, headers: request.headers, payload: body }))
+    await publish(toTransferCommand(config, 'prepare', { transferId: body.transferId, headers: request.headers, payload: body }), request)
     return reply.code(202).send()
   })
 
   app.put('/transfers/:id', { schema: schemas.putTransfer }, async (request, reply) => {
     const { id } = /** @type {IdParams} */ (request.params)
-    await publish(toTransferCommand(config, 'fulfil', { transferId: id, headers: request.headers, payload: /** @type {object} */ (request.body) }))
+    await publish(toTransferCommand(config, 'fulfil', { transferId: id, headers: request.headers, payload: /** @type {object} */ (request.body) }), request)
     return reply.code(200).send()
   })
 
@@ -59,14 +59,14 @@ async function transferRoutes (app, { config, producer }) {
     const { id } = /** @type {IdParams} */ (request.params)
     const body = /** @type {ErrorInformationObject} */ (request.body)
     checkErrorCode(body)
-    await publish(toTransferCommand(config, 'error', { transferId: id, headers: request.headers, payload: body }))
+    await publish(toTransferCommand(config, 'error', { transferId: id, headers: request.headers, payload: body }), request)
     return reply.code(200).send()
   })
 
   // No automatic HEAD twin: a HEAD must not ask the hub for a callback.
   app.get('/transfers/:id', { schema: schemas.getTransfer, exposeHeadRoute: false }, async (request, reply) => {
     const { id } = /** @type {IdParams} */ (request.params)
-    await publish(toTransferCommand(config, 'get', { transferId: id, headers: request.headers }))
+    await publish(toTransferCommand(config, 'get', { transferId: id, headers: request.headers }), request)
     return reply.code(202).send()
   })
 

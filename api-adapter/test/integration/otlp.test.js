@@ -38,7 +38,7 @@ test('spans are exported over OTLP/HTTP with the process\'s service name', async
     })))))
     expect(exports[0].path).toBe('/v1/traces')
     expect(spans).toContainEqual(expect.objectContaining({
-      service: 'switchyard-api', name: 'request', attributes: expect.objectContaining({ 'http.request.method': 'POST', 'url.path': '/transfers' })
+      service: 'switchyard-api', name: 'POST /transfers', attributes: expect.objectContaining({ 'http.request.method': 'POST', 'url.path': '/transfers' })
     }))
   } finally {
     await api.stop()

@@ -1,8 +1,9 @@
 'use strict'
 
 // Starts OpenTelemetry in this process. Entry points call registerTracing()
-// before requiring anything else, so the instrumented libraries (fastify,
-// mysql2) are patched when they load. Callbacks are traced by the
+// before requiring anything else, so mysql2 is patched when it loads. FSPIOP
+// requests are traced by the API's own hook (api-adapter/src/plugins/
+// trace-requests.js), not by @fastify/otel. Callbacks are traced by the
 // notification dispatcher's own client span per attempt (with the transfer
 // id and participant on it), not by instrumentation-undici, which would add a
 // second, anonymous span per request. Kafka hops are traced by the
@@ -10,8 +11,8 @@
 // rather than by instrumentation-kafkajs, which would stamp every message of
 // a produce call with one producer span and so cut each transfer's trace.
 // SQL is traced at the mysql2 level only (not knex too), so no statement is
-// counted twice. Processes that run only handlers keep no async context
-// (sync-context.js): their spans get their parents by hand.
+// counted twice. No process keeps an async context (sync-context.js): every
+// span gets its parent by hand.
 
 const path = require('node:path')
 const { TraceFlags } = require('@opentelemetry/api')
@@ -22,19 +23,15 @@ let sdk
 
 /**
  * @param {string} [role] appended to the service name (api, prepare, …); defaults to HANDLERS
- * @param {{ asyncContext?: boolean }} [opts] asyncContext false: the context is
- *   active only inside context.with, synchronously (sync-context.js) — for
- *   processes that pass it by hand, the handlers; the API needs the default
  * @returns {{ enabled: boolean, service: string }}
  */
-function registerTracing (role, { asyncContext = true } = {}) {
+function registerTracing (role) {
   const config = loadConfig()
   const service = `${config.TRACING_SERVICE_NAME}-${role || config.HANDLERS.join('-')}`
   if (!config.TRACING_EXPORTERS.length || sdk) return { enabled: Boolean(sdk), service }
   const { NodeSDK } = require('@opentelemetry/sdk-node')
   const { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, SamplingDecision } = require('@opentelemetry/sdk-trace')
   const { MySQL2Instrumentation } = require('@opentelemetry/instrumentation-mysql2')
-  const { FastifyOtelInstrumentation } = require('@fastify/otel')
   const processors = []
   if (config.TRACING_EXPORTERS.includes('otlp')) {
     const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http')
@@ -46,17 +43,12 @@ function registerTracing (role, { asyncContext = true } = {}) {
     processors.push(createFileSpanProcessor({ dir: path.resolve(config.TRACING_DIR), service }))
   }
   const instance = new NodeSDK({
-    ...(asyncContext ? {} : { contextManager: require('./sync-context').createSyncContextManager() }),
+    contextManager: require('./sync-context').createSyncContextManager(),
     serviceName: service,
     autoDetectResources: false,
     sampler: new ParentBasedSampler({ root: linkedSampler(new TraceIdRatioBasedSampler(config.TRACING_SAMPLE_RATIO), SamplingDecision) }),
     spanProcessors: processors,
-    instrumentations: [
-      // One span per request: the per-hook and handler child spans (three more per
-      // request) carried no time the request span does not, and cost CPU per span.
-      new FastifyOtelInstrumentation({ registerOnInitialization: true, instrumentHooks: false, instrumentHandler: false, ignorePaths: (opts) => ['/health', '/metrics'].includes(opts.url) }),
-      new MySQL2Instrumentation()
-    ]
+    instrumentations: [new MySQL2Instrumentation()]
   })
   instance.start()
   sdk = instance

@@ -1,22 +1,24 @@
 'use strict'
 
-// A context manager for processes that pass their trace context by hand: the
-// handler processes. OpenTelemetry's default for Node carries the active
+// The context manager of every Switchyard process: each passes its trace
+// context by hand. OpenTelemetry's default for Node carries the active
 // context across every await with AsyncLocalStorage, which on Node 20 runs a
-// hook on every promise the process creates — kafkajs, mysql2 and the
-// handlers make a great many. A handler process does not need it: the
-// consumer runner holds each chunk's batch span and makes it active around
-// the one call that sends SQL (shared/src/db/folded-transaction.js), and the
-// callback dispatcher starts its spans from the stored trace headers.
+// hook on every promise the process creates — fastify, kafkajs, mysql2 and
+// the handlers make a great many. None is needed: the consumer runner holds
+// each chunk's batch span and makes it active around the one call that sends
+// SQL (shared/src/db/folded-transaction.js), the callback dispatcher starts
+// its spans from the stored trace headers, and the API keeps each request's
+// span on the request (api-adapter/src/plugins/trace-requests.js).
 //
 // So the context is active only while `with` runs its function, synchronously.
 // Outside that, the active context suppresses tracing: SQL that no chunk
 // asked for (timeout sweeps, callback recovery, bookkeeping) makes no spans,
-// which is what withoutTracing() asks for where the async manager is used.
+// which withoutTracing() also says where it is meant.
 
 const { ROOT_CONTEXT, createContextKey } = require('@opentelemetry/api')
 
-// The SDK's "suppress tracing" key, as in propagation.js.
+// The SDK's own "suppress tracing" key (@opentelemetry/core): createContextKey
+// uses Symbol.for, so this is the same key without depending on core.
 const SUPPRESS_TRACING = createContextKey('OpenTelemetry SDK Context Key SUPPRESS_TRACING')
 
 /** @returns {import('@opentelemetry/api').ContextManager} */
