@@ -7,7 +7,6 @@
 
 const crypto = require('node:crypto')
 const { topicName, toWire } = require('@switchyard/shared/kafka')
-const { withoutTracing } = require('@switchyard/shared/tracing')
 const { claimExpired, claimedTransfers } = require('./repository')
 
 /**
@@ -39,7 +38,8 @@ function create ({ config, db, logger, producer }) {
     if (!running) return
     let delay = config.TIMEOUT_INTERVAL_MS
     try {
-      const n = await withoutTracing(sweep)
+      // Untraced: outside a consumer chunk nothing is (shared/src/tracing/sync-context.js).
+      const n = await sweep()
       // A full sweep means more are due: go again at once.
       if (n >= config.TIMEOUT_BATCH_SIZE) delay = 0
       if (n) logger.debug({ expired: n }, 'expired transfers')

@@ -2,6 +2,5 @@
 
 module.exports = {
   ...require('./register'),
-  ...require('./propagation'),
   ...require('./stage-spans')
 }

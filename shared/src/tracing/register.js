@@ -30,7 +30,7 @@ function registerTracing (role) {
   const service = `${config.TRACING_SERVICE_NAME}-${role || config.HANDLERS.join('-')}`
   if (!config.TRACING_EXPORTERS.length || sdk) return { enabled: Boolean(sdk), service }
   const { NodeSDK } = require('@opentelemetry/sdk-node')
-  const { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, SamplingDecision } = require('@opentelemetry/sdk-trace')
+  const { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } = require('@opentelemetry/sdk-trace')
   const { MySQL2Instrumentation } = require('@opentelemetry/instrumentation-mysql2')
   const processors = []
   if (config.TRACING_EXPORTERS.includes('otlp')) {
@@ -46,7 +46,7 @@ function registerTracing (role) {
     contextManager: require('./sync-context').createSyncContextManager(),
     serviceName: service,
     autoDetectResources: false,
-    sampler: new ParentBasedSampler({ root: linkedSampler(new TraceIdRatioBasedSampler(config.TRACING_SAMPLE_RATIO), SamplingDecision) }),
+    sampler: new ParentBasedSampler({ root: linkedSampler(new TraceIdRatioBasedSampler(config.TRACING_SAMPLE_RATIO)) }),
     spanProcessors: processors,
     instrumentations: [new MySQL2Instrumentation()]
   })
@@ -60,10 +60,10 @@ function registerTracing (role) {
  * is sampled, so a handler's batch span (linked to the transfers in it) is
  * kept whenever one of its transfers is; anything else is up to `ratio`.
  * @param {import('@opentelemetry/sdk-trace').Sampler} ratio
- * @param {typeof import('@opentelemetry/sdk-trace').SamplingDecision} SamplingDecision
  * @returns {import('@opentelemetry/sdk-trace').Sampler}
  */
-function linkedSampler (ratio, SamplingDecision) {
+function linkedSampler (ratio) {
+  const { SamplingDecision } = require('@opentelemetry/sdk-trace')
   return {
     shouldSample (context, traceId, name, kind, attributes, links) {
       if (links.some((l) => l.context.traceFlags & TraceFlags.SAMPLED)) return { decision: SamplingDecision.RECORD_AND_SAMPLED }

@@ -38,7 +38,6 @@ function startStageSpans ({ stage, topic, partition, pickedUpAt, records }) {
   const links = []
   /** @type {import('@opentelemetry/api').Span[]} */
   const own = []
-  let unsampled = 0
   /** @type {import('@opentelemetry/api').SpanContext | undefined} */
   let firstUnsampled
   for (const r of records) {
@@ -46,7 +45,7 @@ function startStageSpans ({ stage, topic, partition, pickedUpAt, records }) {
     if (upstream) {
       // A message whose transfer is not sampled is not traced here either.
       if (upstream.traceFlags & TraceFlags.SAMPLED) links.push({ context: upstream, attributes: recordAttributes(r, pickedUpAt) })
-      else { unsampled++; firstUnsampled = firstUnsampled || upstream }
+      else firstUnsampled = firstUnsampled || upstream
       continue
     }
     // Untraced (no SDK, or not sampled) this is all a record costs.
@@ -60,9 +59,9 @@ function startStageSpans ({ stage, topic, partition, pickedUpAt, records }) {
     own.push(span)
     links.push({ context: span.spanContext() })
   }
-  // Nothing of this chunk is sampled: neither is its transaction (its SQL
-  // spans see an unsampled parent).
-  const batch = firstUnsampled && unsampled === records.length
+  // Nothing of this chunk is traced and some of it is not sampled: neither is
+  // its transaction (its SQL spans see an unsampled parent).
+  const batch = !links.length && firstUnsampled
     ? trace.wrapSpanContext(firstUnsampled)
     : tracer.startSpan(`${stage} batch`, { kind: SpanKind.INTERNAL, attributes: chunkAttributes(stage, topic, partition, records.length), links }, ROOT_CONTEXT)
   const batchSpanId = batch.spanContext().spanId
@@ -73,7 +72,7 @@ function startStageSpans ({ stage, topic, partition, pickedUpAt, records }) {
     batchContext: trace.setSpan(ROOT_CONTEXT, batch),
     /** @param {any} [err] */
     end (err) {
-      for (const s of own.length ? [...own, batch] : [batch]) {
+      for (const s of [...own, batch]) {
         if (err) {
           s.recordException(err)
           s.setStatus({ code: SpanStatusCode.ERROR, message: String(err.message || err) })

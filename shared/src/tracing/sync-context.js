@@ -13,7 +13,7 @@
 // So the context is active only while `with` runs its function, synchronously.
 // Outside that, the active context suppresses tracing: SQL that no chunk
 // asked for (timeout sweeps, callback recovery, bookkeeping) makes no spans,
-// which withoutTracing() also says where it is meant.
+// with no wrapper needed around them.
 
 const { ROOT_CONTEXT, createContextKey } = require('@opentelemetry/api')
 

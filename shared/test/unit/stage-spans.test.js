@@ -12,7 +12,7 @@ const { startStageSpans } = require('../../src/tracing/stage-spans')
 const { linkedSampler } = require('../../src/tracing/register')
 
 const exporter = new InMemorySpanExporter()
-const sampler = new ParentBasedSampler({ root: linkedSampler(new TraceIdRatioBasedSampler(1), SamplingDecision) })
+const sampler = new ParentBasedSampler({ root: linkedSampler(new TraceIdRatioBasedSampler(1)) })
 const provider = new TracerProvider({ sampler, spanProcessors: [new SimpleSpanProcessor({ exporter })] })
 /** The spans ended so far, once the processor has handed them over. */
 const finished = async () => { await provider.forceFlush(); return exporter.getFinishedSpans() }
@@ -80,7 +80,7 @@ test('a chunk whose transfers are not sampled leaves no spans, nor does its SQL'
 })
 
 test('a span that starts a trace is sampled when it links to a sampled span, else by the ratio', () => {
-  const sampler = linkedSampler(new TraceIdRatioBasedSampler(0), SamplingDecision)
+  const sampler = linkedSampler(new TraceIdRatioBasedSampler(0))
   const link = (n, sampled) => ({ context: { traceId: String(n).repeat(32), spanId: String(n).repeat(16), traceFlags: sampled ? TraceFlags.SAMPLED : TraceFlags.NONE } })
   const decide = (links) => sampler.shouldSample(ROOT_CONTEXT, 'f'.repeat(32), 'position batch', 0, {}, links).decision
   expect(decide([link(1, false), link(2, true)])).toBe(SamplingDecision.RECORD_AND_SAMPLED)
