@@ -3,10 +3,12 @@
 // Interval arithmetic for one transfer's events: order, gaps, work, total.
 
 /**
- * Sorts by start — on a tie the longer item first, since it encloses the
- * other (a stage span and the callback it sends within the same millisecond:
- * span clocks have millisecond starts), then by label, so ties are stable —
- * and sets on each
+ * Sorts by start. Span starts have millisecond resolution, so on a tie the
+ * cause goes first when `precedes` can tell (a span before its descendants:
+ * a callback before the participant's request it set off, which may end
+ * first), then the longer item, since it encloses the other (a stage span and
+ * the callback it sends within the same millisecond), then by label, so ties
+ * are stable — and sets on each
  * item its offset from the first start and its gap before: how long nothing
  * of this transfer was running — max(0, start − the latest end among the
  * earlier items) — and the label of the item that latest end belongs to.
@@ -14,10 +16,12 @@
  * array is new.
  * @template {{ start: number, end: number, label: string, offsetMs?: number, gapBeforeMs?: number, gapFrom?: string | null }} T
  * @param {T[]} items
+ * @param {(a: T, b: T) => boolean} [precedes] whether a caused b
  * @returns {T[]}
  */
-function toTimeline (items) {
-  const sorted = [...items].sort((a, b) => a.start - b.start || b.end - a.end || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
+function toTimeline (items, precedes = () => false) {
+  const causal = (a, b) => precedes(a, b) ? -1 : precedes(b, a) ? 1 : 0
+  const sorted = [...items].sort((a, b) => a.start - b.start || causal(a, b) || b.end - a.end || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
   const first = sorted.length ? sorted[0].start : 0
   let latest = null
   for (const item of sorted) {

@@ -13,6 +13,7 @@ const { toTimeline, unionLength, spanLength } = require('./timeline')
 /** @typedef {import('./types').TransferEvent} TransferEvent */
 
 const MAX_SEARCH = 64
+const MAX_ANCESTRY = 256
 
 /**
  * @param {Span[]} spans
@@ -36,8 +37,9 @@ function toTransfers (spans, spanMap) {
   }
 
   const topOf = createTopFinder(index)
+  const precedes = createAncestry(index)
   const transfers = [...groups].map(([id, members]) => {
-    const events = toTimeline(members.map((span) => toEvent(span, id, sqlOf)))
+    const events = toTimeline(members.map((span) => toEvent(span, id, sqlOf)), (a, b) => precedes(a.span, b.span))
     const traces = new Set(members.map((s) => s.traceId)).size
     const roots = new Set(members.map(topOf)).size
     return {
@@ -136,6 +138,24 @@ function createTopFinder (index) {
     const top = memo.get(cur) || cur
     for (const p of path) memo.set(p, top)
     return top
+  }
+}
+
+/**
+ * Whether one span is an ancestor of another: asked only when two events
+ * start in the same millisecond, so it walks parent links rather than keep
+ * a table.
+ */
+function createAncestry (index) {
+  /** @param {Span} a @param {Span} b */
+  return function isAncestor (a, b) {
+    if (a.traceId !== b.traceId) return false
+    let cur = index.parentOf(b)
+    for (let hops = 0; cur && hops < MAX_ANCESTRY; hops++) {
+      if (cur === a) return true
+      cur = index.parentOf(cur)
+    }
+    return false
   }
 }
 

@@ -15,6 +15,17 @@ test('events are ordered by start, then the longer (enclosing) one first, then l
   expect(t.map((e) => e.offsetMs)).toEqual([0, 0, 0, 4])
 })
 
+test('on a tie, what caused an event goes before it, whichever is longer', () => {
+  const items = [
+    { label: 'request', start: 1, end: 4 },
+    { label: 'callback', start: 1, end: 2 },
+    { label: 'later', start: 2, end: 3 }
+  ]
+  const caused = (a, b) => a.label === 'callback' && b.label === 'request'
+  expect(toTimeline(items).map((e) => e.label)).toEqual(['request', 'callback', 'later'])
+  expect(toTimeline(items, caused).map((e) => e.label)).toEqual(['callback', 'request', 'later'])
+})
+
 test('the gap before an event counts from the latest end so far, not the previous event', () => {
   // b runs inside a; c starts after b ended but while a still runs: no gap.
   // d starts 2 ms after a (the latest end) ended.

@@ -22,6 +22,19 @@ test('a transfer is its requests, stage spans and callbacks, in start order', ()
   expect(col(t, (e) => e.durationMs)).toEqual([1.5, 2, 2.5, 1.5, 2, 1, 1.5, 2, 1.5, 1.25, 2, 1])
 })
 
+test('in the same millisecond, a callback goes before the request it set off, however they end', () => {
+  // Span starts have millisecond resolution, and the participant answers the
+  // callback before its PUT reaches the API, so the PUT can start in the
+  // callback's millisecond and end after it.
+  const spans = readBack(makeTrace({ transfers: 1, delays: {} }).spans)
+  const callback = spans.find((s) => s.kind === 'CLIENT' && s.name.startsWith('callback POST'))
+  const put = spans.find((s) => s.kind === 'SERVER' && s.parentSpanId === callback.spanId)
+  Object.assign(callback, { end: callback.start + 0.25, durationMs: 0.25 })
+  Object.assign(put, { start: callback.start, end: callback.start + 1, durationMs: 1 })
+  const labels = analyze(spans).transfers[0].events.map((e) => e.label)
+  expect(labels.slice(labels.indexOf('callback POST'), labels.indexOf('callback POST') + 2)).toEqual(['callback POST', 'API PUT /transfers/{id}'])
+})
+
 test('gaps count from the latest end among earlier events, and say what they follow', () => {
   const t = byId(analyze(readBack(makeTrace().spans)), 0)
   expect(col(t, (e) => e.gapBeforeMs)).toEqual([0, 1, 1.5, 1, 0.5, 5, 1, 1, 1, 0, 0.25, 0])
