@@ -21,6 +21,7 @@ const { createHttpClient } = require('./deliver')
 const { createWriteBuffer } = require('./write-buffer')
 const { createDispatcher } = require('./dispatcher')
 const { createRecovery } = require('./recovery')
+const { createRetention } = require('./retention')
 const { createHandleBatch, notificationPrefetch } = require('./handle')
 
 /** Who holds a claim: unique per process, readable by an operator (fits callback.claimed_by). */
@@ -30,7 +31,7 @@ const createInstanceId = () => `${os.hostname().slice(0, 40)}-${process.pid}-${c
  * @param {{ config: import('@switchyard/shared/config').Config, logger: import('pino').Logger, db: import('knex').Knex,
  *   producer: { send: (messages: import('./message').WireMessage[]) => Promise<void> },
  *   lifecycle: { add: (name: string, close: () => Promise<void> | void) => unknown },
- *   metrics?: { callbacks: { attempt: (outcome: string, seconds: number) => void, failed: () => void } } }} runtime
+ *   metrics?: { callbacks: { attempt: (outcome: string, seconds: number) => void, failed: () => void, purged: (count: number) => void } } }} runtime
  */
 function create (runtime) {
   const { config, logger, db, producer, lifecycle } = runtime
@@ -51,10 +52,18 @@ function create (runtime) {
     intervalMs: Math.min(5000, Math.floor(config.CALLBACK_LEASE_MS / 4))
   })
 
+  const retention = createRetention({
+    repository,
+    logger: log,
+    retentionHours: config.CALLBACK_RETENTION_HOURS,
+    onPurged: runtime.metrics ? (n) => runtime.metrics?.callbacks.purged(n) : undefined
+  })
+
   // In-flight requests get at most one callback timeout, and never more than
   // a third of the process's shutdown budget.
   const drainMs = Math.min(config.CALLBACK_TIMEOUT_MS, Math.floor(config.SHUTDOWN_TIMEOUT_MS / 3))
   lifecycle.add('notification dispatcher', async () => {
+    await retention.stop()
     await recovery.stop()
     await dispatcher.stop(drainMs)
     await writer.close()
@@ -62,6 +71,7 @@ function create (runtime) {
     await http.close()
   })
   recovery.start()
+  retention.start()
 
   return {
     handleBatch: createHandleBatch({ repository, dispatcher, deadLetterTopic: dlq, inlineWaitMs: config.CALLBACK_INLINE_WAIT_MS }),

@@ -190,7 +190,31 @@ function createRepository (db, { instanceId, leaseMs }) {
     await db.raw("UPDATE callback SET claim_until = NULL WHERE status = 'PENDING' AND claimed_by = ?", [instanceId])
   }
 
-  return { insertCallbacks, loadEndpoints, writeOutcomes, renewLeases, claimLapsed, releaseClaims }
+  /**
+   * Deletes up to `limit` callbacks created before `before` that are no
+   * longer pending (delivered, or failed and dead-lettered), oldest first,
+   * with their attempts, in one transaction. Replicas may run this at once:
+   * a row deleted by another is simply not there.
+   * @param {Date} before @param {number} limit
+   * @returns {Promise<number>} callbacks deleted
+   */
+  async function purgeFinished (before, limit) {
+    const [rows] = await db.raw(
+      `SELECT callback_id FROM callback
+        WHERE created_at < ? AND status <> 'PENDING'
+        ORDER BY created_at LIMIT ?`, [before, limit])
+    if (!rows.length) return 0
+    const ids = rows.map((/** @type {any} */ r) => r.callback_id)
+    const list = tuples(ids.length, '?')
+    let deleted = 0
+    await withFoldedTransaction(db, async ({ begin, writes }) => {
+      await begin([{ sql: `DELETE FROM callback_attempt WHERE callback_id IN (${list})`, bindings: ids }])
+      writes.add(`DELETE FROM callback WHERE callback_id IN (${list}) AND status <> 'PENDING'`, ids, (r) => { deleted = r.affectedRows })
+    })
+    return deleted
+  }
+
+  return { insertCallbacks, loadEndpoints, writeOutcomes, renewLeases, claimLapsed, releaseClaims, purgeFinished }
 }
 
 module.exports = { createRepository, existingCallbacksQuery }

@@ -1,8 +1,9 @@
 'use strict'
 
 // Callback delivery: one observation per attempt, made by the notification
-// dispatcher at the one place where an attempt's result is known, and one
-// per callback that used up its attempts and was dead-lettered.
+// dispatcher at the one place where an attempt's result is known, one per
+// callback that used up its attempts and was dead-lettered, and the finished
+// callbacks deleted after their retention.
 
 const { Counter, Histogram } = require('prom-client')
 const { callbackSeconds } = require('./buckets')
@@ -11,7 +12,7 @@ const { callbackSeconds } = require('./buckets')
 const OUTCOMES = Object.freeze(['delivered', 'http_error', 'timeout', 'network_error', 'no_endpoint'])
 
 /**
- * @typedef {{ attempt: (outcome: string, seconds: number) => void, failed: () => void }} CallbackMetrics
+ * @typedef {{ attempt: (outcome: string, seconds: number) => void, failed: () => void, purged: (count: number) => void }} CallbackMetrics
  */
 
 /**
@@ -30,6 +31,7 @@ function createCallbackMetrics (registry, { timeoutMs }) {
     registers
   })
   const failed = new Counter({ name: 'switchyard_callbacks_failed_total', help: 'Callbacks that used up their attempts (or can never be delivered) and were dead-lettered.', registers })
+  const purged = new Counter({ name: 'switchyard_callbacks_purged_total', help: 'Finished callbacks deleted with their attempts after CALLBACK_RETENTION_HOURS.', registers })
   // Every outcome is exported from the start at zero, so rate() and ratios
   // work before the first failure of a kind.
   for (const outcome of OUTCOMES) {
@@ -43,11 +45,14 @@ function createCallbackMetrics (registry, { timeoutMs }) {
     },
     failed () {
       failed.inc()
+    },
+    purged (count) {
+      purged.inc(count)
     }
   }
 }
 
 /** For code that runs without a metrics registry (tests that build a dispatcher directly). @type {CallbackMetrics} */
-const NO_CALLBACK_METRICS = Object.freeze({ attempt () {}, failed () {} })
+const NO_CALLBACK_METRICS = Object.freeze({ attempt () {}, failed () {}, purged () {} })
 
 module.exports = { createCallbackMetrics, NO_CALLBACK_METRICS }
