@@ -15,6 +15,7 @@ const { createLogger } = require('@switchyard/shared/logger')
 const { createLifecycle } = require('@switchyard/shared/lifecycle')
 const { createRuntime } = require('@switchyard/shared/runtime')
 const { runConsumer, runnerSettings, topicName } = require('@switchyard/shared/kafka')
+const { createSharedTransactions } = require('@switchyard/shared/db')
 const { HANDLERS, names } = require('./registry')
 const { startHealthServer } = require('./health-server')
 
@@ -37,6 +38,12 @@ function resolveNames (requested) {
  */
 async function startHandlers (runtime, requested) {
   const started = []
+  const { config } = runtime
+  // The consumers started here commit together what is ready together
+  // (shared-transactions.js); the naive baseline keeps one commit per message.
+  const shared = config.DB_SHARED_TRANSACTIONS > 0 && config.KAFKA_MAX_BATCH_SIZE > 1
+    ? createSharedTransactions(runtime.db, { maxOpen: config.DB_SHARED_TRANSACTIONS })
+    : null
   for (const name of resolveNames(requested)) {
     const logger = runtime.logger.child({ handler: name })
     const spec = await HANDLERS[name]().create({ ...runtime, logger })
@@ -55,6 +62,12 @@ async function startHandlers (runtime, requested) {
         topics,
         handleBatch: spec.handleBatch,
         prefetch: spec.prefetch,
+        transact: shared ? shared.run : undefined,
+        // A stage whose work waits on something other than the database (the
+        // notification handler's first delivery attempts) does its reads and
+        // its waiting before its transaction opens: otherwise it would hold
+        // every other stage's shared commit for as long.
+        readsFirst: Boolean(spec.waitsOutsideDb),
         settings: runnerSettings(runtime.config)
       })
       runtime.lifecycle.add(`${name} consumer`, () => runner.stop())

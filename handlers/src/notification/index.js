@@ -75,7 +75,10 @@ function create (runtime) {
 
   return {
     handleBatch: createHandleBatch({ repository, dispatcher, deadLetterTopic: dlq, inlineWaitMs: config.CALLBACK_INLINE_WAIT_MS }),
-    prefetch: notificationPrefetch
+    prefetch: notificationPrefetch,
+    // It waits for HTTP (CALLBACK_INLINE_WAIT_MS): reads and delivers
+    // before its transaction opens (RunnerOptions.readsFirst).
+    waitsOutsideDb: true
   }
 }
 

@@ -31,39 +31,110 @@ const query = (conn, sql, bindings, traceContext) => new Promise((resolve, rejec
 
 /**
  * @template T
- * @param {import('knex').Knex} db
- * @param {(tx: { trx: any, writes: ReturnType<typeof createWriteBatch>,
- *   begin: (statements: { sql: string, bindings: readonly any[] }[]) => Promise<any[]> }) => Promise<T>} work
+ * @typedef {(tx: { trx: any, writes: ReturnType<typeof createWriteBatch>,
+ *   begin: (statements: { sql: string, bindings: readonly any[] }[]) => Promise<any[]> }) => Promise<T>} FoldedWork
  *   `begin` must come first: it opens the transaction with the given statements in the same
  *   round trip and returns each statement's rows
+ */
+
+/**
+ * A transaction on `conn` that one or more works share (shared-transactions.js):
+ * each gets its own `trx`, write batch and `begin`; the first `begin` sent
+ * carries START TRANSACTION.
+ * @param {import('knex').Knex} db
+ * @param {any} conn a mysql2 connection
+ */
+function openFolded (db, conn) {
+  let started = false
+  return {
+    /**
+     * @param {import('@opentelemetry/api').Context} [traceContext] the context its SQL spans belong to
+     */
+    member (traceContext) {
+      let began = false
+      const trx = Object.assign((table) => db(table).connection(conn), { raw: (sql, bindings = []) => query(conn, sql, bindings, traceContext) })
+      /** @param {{ sql: string, bindings: readonly any[] }[]} statements */
+      const begin = async (statements) => {
+        began = true
+        // Nothing to read: START TRANSACTION goes with the writes instead.
+        if (!statements.length) return []
+        const first = !started
+        started = true
+        const sqls = [...(first ? ['START TRANSACTION'] : []), ...statements.map((st) => st.sql)]
+        const [results] = await query(conn, sqls.join(';\n'), statements.flatMap((st) => st.bindings), traceContext)
+        // One statement answers with its result, several with one result each.
+        const each = sqls.length > 1 ? results : [results]
+        return first ? each.slice(1) : each
+      }
+      return { trx, writes: createWriteBatch(), begin, began: () => began }
+    },
+    /**
+     * Sends the batch (which ends with COMMIT) in one round trip.
+     * @param {ReturnType<typeof createWriteBatch>} writes
+     * @param {import('@opentelemetry/api').Context} [traceContext]
+     */
+    async flush (writes, traceContext) {
+      let batch = writes
+      if (!started) {
+        // No statement was read in it: the transaction opens here.
+        batch = createWriteBatch()
+        batch.add('START TRANSACTION')
+        batch.take(writes)
+        started = true
+      }
+      await batch.flush(/** @type {any} */ ({ raw: (sql, bindings) => query(conn, sql, bindings, traceContext) }))
+      started = false
+    },
+    /** @param {import('@opentelemetry/api').Context} [traceContext] */
+    async rollback (traceContext) {
+      if (!started) return
+      started = false
+      await query(conn, 'ROLLBACK', [], traceContext).catch(() => {})
+    }
+  }
+}
+
+/**
+ * @template T
+ * @param {import('knex').Knex} db
+ * @param {FoldedWork<T>} work
  * @param {{ traceContext?: import('@opentelemetry/api').Context }} [opts] the context its SQL
  *   spans belong to (a consumer chunk's batch span)
  * @returns {Promise<T>}
  */
 async function withFoldedTransaction (db, work, { traceContext } = {}) {
   const conn = await db.client.acquireConnection()
-  let open = false
+  const folded = openFolded(db, conn)
   try {
-    const trx = Object.assign((table) => db(table).connection(conn), { raw: (sql, bindings = []) => query(conn, sql, bindings, traceContext) })
-    const writes = createWriteBatch()
-    const begin = async (statements) => {
-      const sql = ['START TRANSACTION', ...statements.map((st) => st.sql)].join(';\n')
-      const [results] = await query(conn, sql, statements.flatMap((st) => st.bindings), traceContext)
-      open = true
-      return results.slice(1)
-    }
-    const result = await work({ trx, writes, begin })
-    if (!open) throw new Error('withFoldedTransaction: begin() was never called')
-    writes.add('COMMIT')
-    await writes.flush(/** @type {any} */ (trx))
-    open = false
+    const tx = folded.member(traceContext)
+    const result = await work(tx)
+    if (!tx.began()) throw new Error('withFoldedTransaction: begin() was never called')
+    tx.writes.add('COMMIT')
+    await folded.flush(tx.writes, traceContext)
     return result
   } catch (err) {
-    if (open) await query(conn, 'ROLLBACK', [], traceContext).catch(() => {})
+    await folded.rollback(traceContext)
     throw err
   } finally {
     db.client.releaseConnection(conn)
   }
 }
 
-module.exports = { withFoldedTransaction }
+/**
+ * Reads outside any transaction, in one round trip: each statement's rows.
+ * @param {import('knex').Knex} db
+ * @param {{ sql: string, bindings: readonly any[] }[]} statements at least one
+ * @param {import('@opentelemetry/api').Context} [traceContext]
+ * @returns {Promise<any[]>}
+ */
+async function readOnce (db, statements, traceContext) {
+  const conn = await db.client.acquireConnection()
+  try {
+    const [results] = await query(conn, statements.map((st) => st.sql).join(';\n'), statements.flatMap((st) => st.bindings), traceContext)
+    return statements.length > 1 ? results : [results]
+  } finally {
+    db.client.releaseConnection(conn)
+  }
+}
+
+module.exports = { withFoldedTransaction, openFolded, readOnce }

@@ -4,5 +4,6 @@ module.exports = {
   ...require('./create-db'),
   ...require('./migrate'),
   ...require('./write-batch'),
-  ...require('./folded-transaction')
+  ...require('./folded-transaction'),
+  ...require('./shared-transactions')
 }

@@ -28,6 +28,18 @@ function createWriteBatch () {
       }
     },
     /**
+     * Moves another batch's statements to the end of this one (a shared
+     * transaction's writes go out together: shared-transactions.js).
+     * @param {{ giveTo: (into: Statement[]) => void }} other
+     */
+    take (other) {
+      other.giveTo(statements)
+    },
+    /** @param {Statement[]} into */
+    giveTo (into) {
+      into.push(...statements.splice(0, statements.length))
+    },
+    /**
      * Executes every statement in one round trip (the connection allows
      * multiple statements), in order; the first failure rejects.
      * @param {import('knex').Knex.Transaction} trx

@@ -20,7 +20,8 @@ const { toWire, fromKafka } = require('./envelope')
 const { toDeadLetter } = require('./dead-letter')
 const { isRetriable } = require('./retriable')
 const { progressQuery, toProgress, recordProgress } = require('./progress')
-const { withFoldedTransaction } = require('../db/folded-transaction')
+const { withFoldedTransaction, readOnce } = require('../db/folded-transaction')
+const { createWriteBatch } = require('../db/write-batch')
 const { startStageSpans } = require('../tracing/stage-spans')
 const { sleep, backoff, describeClusterId } = require('./runner-settings')
 const { createPacer } = require('./pacer')
@@ -43,6 +44,13 @@ const { createPacer } = require('./pacer')
  *   reads the handler needs, run in the transaction's first round trip; their rows reach
  *   handleBatch as `prefetched` (they may cover redelivered records too)
  * @property {import('./runner-settings').RunnerSettings} settings
+ * @property {<T>(work: import('../db/folded-transaction').FoldedWork<T>, opts: { traceContext?: import('@opentelemetry/api').Context }) => Promise<T>} [transact]
+ *   runs a transaction; the default is one of its own (withFoldedTransaction), the
+ *   process's shared transactions are the alternative (shared-transactions.js)
+ * @property {boolean} [readsFirst] the reads (progress and prefetch) and handleBatch run before
+ *   the transaction, which then carries only the writes: for a handler that waits on something
+ *   other than the database (the notification handler's first delivery attempts), so that its
+ *   waiting holds no transaction open; handleBatch then gets no `trx` to read with
  * @property {{ afterDbCommit?: (info: { topic: string, partition: number, lastOffset: bigint }) => void | Promise<void> }} [hooks] test seams for fault injection
  * @property {string} [stage] the stage name in traces and metrics (defaults to groupId)
  * @property {ConsumerObserver} [observer] told about every applied chunk (metrics)
@@ -78,6 +86,10 @@ const HANDED_OVER = 64
  */
 async function runConsumer (opts) {
   const { kafka, db, producer, logger, groupId, topics, handleBatch, prefetch, settings, hooks = {}, observer = {} } = opts
+  /** @type {NonNullable<RunnerOptions['transact']>} */
+  const alone = (work, o) => withFoldedTransaction(db, work, o)
+  const transact = opts.transact || alone
+  const readsFirst = Boolean(opts.readsFirst)
   const stage = opts.stage || groupId
   const log = logger.child({ consumer: groupId })
   const consumer = kafka.consumer({
@@ -108,87 +120,116 @@ async function runConsumer (opts) {
    * partition's records come back; they stay stored until then, because a
    * row is replaced only by a transaction that re-stores what it replays.
    * @param {Part[]} parts
-   * @param {{ deadLetter?: { err: any, attempts: number }, traceContext?: import('@opentelemetry/api').Context }} [mode]
-   *   traceContext: the batch span its SQL spans hang under
+   * @param {{ deadLetter?: { err: any, attempts: number }, traceContext?: import('@opentelemetry/api').Context, alone?: boolean }} [mode]
+   *   traceContext: the batch span its SQL spans hang under; alone: in a transaction of its own,
+   *   never a shared one (retries after a failure)
    * @returns {Promise<PartResult[]>}
    */
   async function applyOnce (parts, mode = {}) {
     const wheres = parts.map(({ batch, records }) => ({ group: groupId, topic: `${clusterId}/${batch.topic}`, partition: batch.partition, fromOffset: records[0].offset }))
-    // BEGIN travels with the progress reads and COMMIT with the writes: the
-    // handler's writes, the progress records and COMMIT are one round trip.
-    return withFoldedTransaction(db, async ({ trx, writes, begin }) => {
-      const all = parts.flatMap((p) => p.records)
-      // The handler's own reads (when it declares them) share this first
-      // round trip with BEGIN and the progress reads.
-      const reads = prefetch && !mode.deadLetter ? prefetch(all) : []
-      const rows = await begin([...wheres.map(progressQuery), ...reads])
-      const prefetched = rows.slice(parts.length)
-      const states = parts.map((part, i) => {
-        const { appliedThrough, last } = toProgress(rows[i])
-        const fresh = part.records.filter((r) => r.offset > appliedThrough)
-        // Redelivered records of earlier transactions were emitted before the
-        // latest one started; only the latest one's messages may be unsent.
-        const replayed = last !== null && last.firstOffset <= part.records[part.records.length - 1].offset ? last : null
-        return { fresh, replayed }
-      })
-      const fresh = states.flatMap((st) => st.fresh)
-      // A record that is not JSON can never be handled: it goes to the
-      // dead-letter topic in this transaction, and the others are applied.
-      const unparsable = fresh.filter((r) => r.parseError)
-      /** @type {import('./envelope').WireMessage[]} */
-      let outgoing = unparsable.map((r) => toWire(toDeadLetter(r, { message: `message is not JSON: ${r.parseError.message}`, attempts: 1 })))
-      /** @type {(() => void) | undefined} */
-      let afterCommit
-      const parsed = unparsable.length ? fresh.filter((r) => !r.parseError) : fresh
-      if (parsed.length) {
-        if (mode.deadLetter) {
-          const { err, attempts } = mode.deadLetter
-          outgoing = outgoing.concat(parsed.map((r) => toWire(toDeadLetter(r, { message: String(err && err.message), code: err && err.code, attempts }))))
-        } else {
-          const result = await handleBatch({ trx, writes, prefetched: reads.length ? prefetched : undefined }, parsed)
-          outgoing = outgoing.concat((result && result.outgoing ? result.outgoing : []).map(toWire))
-          afterCommit = result && result.afterCommit
-        }
+    const all = parts.flatMap((p) => p.records)
+    // The handler's own reads (when it declares them) share the first round
+    // trip with the progress reads.
+    const reads = prefetch && !mode.deadLetter ? prefetch(all) : []
+    const statements = [...wheres.map(progressQuery), ...reads]
+    const run = mode.alone ? alone : transact
+    const opts = { traceContext: mode.traceContext }
+    if (readsFirst) {
+      // Read, and let the handler do its waiting, before the transaction
+      // opens; it then only carries the writes (with BEGIN and COMMIT, one
+      // round trip). Only this consumer writes its progress rows, so reading
+      // them just before is reading them inside.
+      const rows = await readOnce(db, statements, mode.traceContext)
+      const staged = createWriteBatch()
+      const results = await decide(parts, wheres, rows, { trx: null, writes: staged, reads, mode })
+      return run(async ({ writes, begin }) => {
+        await begin([])
+        writes.take(staged)
+        return results
+      }, opts)
+    }
+    // BEGIN travels with the reads and COMMIT with the writes: the handler's
+    // writes, the progress records and COMMIT are one round trip.
+    return run(async ({ trx, writes, begin }) => decide(parts, wheres, await begin(statements), { trx, writes, reads, mode }), opts)
+  }
+
+  /**
+   * What the parts' records come to, given the reads: the handler's effects
+   * and the progress records added to `writes`, and each part's result.
+   * @param {Part[]} parts
+   * @param {{ group: string, topic: string, partition: number, fromOffset: bigint }[]} wheres
+   * @param {any[]} rows the progress reads' rows, then the handler's reads'
+   * @param {{ trx: any, writes: ReturnType<typeof createWriteBatch>, reads: any[],
+   *   mode: { deadLetter?: { err: any, attempts: number } } }} tx
+   * @returns {Promise<PartResult[]>}
+   */
+  async function decide (parts, wheres, rows, { trx, writes, reads, mode }) {
+    const prefetched = rows.slice(parts.length)
+    const states = parts.map((part, i) => {
+      const { appliedThrough, last } = toProgress(rows[i])
+      const fresh = part.records.filter((r) => r.offset > appliedThrough)
+      // Redelivered records of earlier transactions were emitted before the
+      // latest one started; only the latest one's messages may be unsent.
+      const replayed = last !== null && last.firstOffset <= part.records[part.records.length - 1].offset ? last : null
+      return { fresh, replayed }
+    })
+    const fresh = states.flatMap((st) => st.fresh)
+    // A record that is not JSON can never be handled: it goes to the
+    // dead-letter topic in this transaction, and the others are applied.
+    const unparsable = fresh.filter((r) => r.parseError)
+    /** @type {import('./envelope').WireMessage[]} */
+    let outgoing = unparsable.map((r) => toWire(toDeadLetter(r, { message: `message is not JSON: ${r.parseError.message}`, attempts: 1 })))
+    /** @type {(() => void) | undefined} */
+    let afterCommit
+    const parsed = unparsable.length ? fresh.filter((r) => !r.parseError) : fresh
+    if (parsed.length) {
+      if (mode.deadLetter) {
+        const { err, attempts } = mode.deadLetter
+        outgoing = outgoing.concat(parsed.map((r) => toWire(toDeadLetter(r, { message: String(err && err.message), code: err && err.code, attempts }))))
+      } else {
+        const result = await handleBatch({ trx, writes, prefetched: reads.length ? prefetched : undefined }, parsed)
+        outgoing = outgoing.concat((result && result.outgoing ? result.outgoing : []).map(toWire))
+        afterCommit = result && result.afterCommit
       }
-      const keeper = states.findIndex((st) => st.fresh.length > 0)
-      // A replay is re-stored with the new messages, so a second crash before
-      // the produce loses neither.
-      const replays = states.flatMap((st) => (st.replayed ? st.replayed.outgoing : []))
-      states.forEach((st, i) => {
-        if (st.fresh.length) {
-          recordProgress(writes, wheres[i], {
-            firstOffset: st.fresh[0].offset,
-            lastOffset: st.fresh[st.fresh.length - 1].offset,
-            outgoing: i === keeper ? [...replays, ...outgoing] : []
-          })
-        } else if (st.replayed && st.replayed.outgoing.length && keeper >= 0) {
-          // Its replay now lives in the keeper's row: store it once.
-          recordProgress(writes, wheres[i], { ...st.replayed, outgoing: [] })
-        }
-      })
-      return states.map((st, i) => ({
-        replay: st.replayed ? st.replayed.outgoing : [],
-        replayEnd: st.replayed ? st.replayed.lastOffset : -1n,
-        outgoing: i === keeper ? outgoing : [],
-        applied: st.fresh.length,
-        unparsable: st.fresh.filter((r) => r.parseError),
-        afterCommit: i === keeper ? afterCommit : undefined
-      }))
-    }, { traceContext: mode.traceContext })
+    }
+    const keeper = states.findIndex((st) => st.fresh.length > 0)
+    // A replay is re-stored with the new messages, so a second crash before
+    // the produce loses neither.
+    const replays = states.flatMap((st) => (st.replayed ? st.replayed.outgoing : []))
+    states.forEach((st, i) => {
+      if (st.fresh.length) {
+        recordProgress(writes, wheres[i], {
+          firstOffset: st.fresh[0].offset,
+          lastOffset: st.fresh[st.fresh.length - 1].offset,
+          outgoing: i === keeper ? [...replays, ...outgoing] : []
+        })
+      } else if (st.replayed && st.replayed.outgoing.length && keeper >= 0) {
+        // Its replay now lives in the keeper's row: store it once.
+        recordProgress(writes, wheres[i], { ...st.replayed, outgoing: [] })
+      }
+    })
+    return states.map((st, i) => ({
+      replay: st.replayed ? st.replayed.outgoing : [],
+      replayEnd: st.replayed ? st.replayed.lastOffset : -1n,
+      outgoing: i === keeper ? outgoing : [],
+      applied: st.fresh.length,
+      unparsable: st.fresh.filter((r) => r.parseError),
+      afterCommit: i === keeper ? afterCommit : undefined
+    }))
   }
 
   /**
    * Retries `work` with backoff. Retriable failures (database or broker away)
    * retry for as long as the consumer runs; others stop after maxAttempts.
    * @template T
-   * @param {() => Promise<T>} work
+   * @param {(attempt: number) => Promise<T>} work
    * @param {{ isRunning: () => boolean, heartbeat: () => Promise<void>, what: string, bounded: boolean }} ctx
    * @returns {Promise<{ ok: boolean, value?: T, err?: any, attempts: number }>}
    */
   async function withRetries (work, ctx) {
     for (let attempt = 1; ; attempt++) {
       try {
-        return { ok: true, value: await work(), attempts: attempt }
+        return { ok: true, value: await work(attempt), attempts: attempt }
       } catch (err) {
         const retriable = isRetriable(err)
         log.warn({ err, attempt, retriable }, `${ctx.what} failed`)
@@ -225,13 +266,15 @@ async function runConsumer (opts) {
    */
   async function processParts (parts, ctx) {
     const { traceContext } = ctx
-    const whole = await withRetries(() => applyOnce(parts, { traceContext }), { ...ctx, what: 'batch', bounded: true })
+    // Only the first attempt may share a transaction with other consumers'
+    // chunks: a chunk that failed once does not put theirs at risk again.
+    const whole = await withRetries((attempt) => applyOnce(parts, { traceContext, alone: attempt > 1 }), { ...ctx, what: 'batch', bounded: true })
     if (whole.ok) return whole.value.map((r) => [r])
     if (parts.length === 1) return [await isolate(parts[0], ctx)]
     const results = []
     for (const part of parts) {
-      const alone = await withRetries(() => applyOnce([part], { traceContext }), { ...ctx, what: `partition ${part.batch.partition}`, bounded: true })
-      results.push(alone.ok ? alone.value : await isolate(part, ctx))
+      const single = await withRetries(() => applyOnce([part], { traceContext, alone: true }), { ...ctx, what: `partition ${part.batch.partition}`, bounded: true })
+      results.push(single.ok ? single.value : await isolate(part, ctx))
     }
     return results
   }
@@ -253,11 +296,11 @@ async function runConsumer (opts) {
       results.push({ ...r, replay: [], outgoing: [] })
     }
     for (const record of records) {
-      const one = await withRetries(() => applyOnce([{ batch, records: [record] }], { traceContext }), { ...ctx, what: `offset ${record.offset}`, bounded: true })
+      const one = await withRetries(() => applyOnce([{ batch, records: [record] }], { traceContext, alone: true }), { ...ctx, what: `offset ${record.offset}`, bounded: true })
       if (one.ok) { await sendNow(one.value[0]); continue }
       log.error({ err: one.err, topic: batch.topic, partition: batch.partition, offset: String(record.offset) }, 'dead-lettering message')
       if (observer.onDeadLetter) observer.onDeadLetter({ stage, topic: batch.topic, partition: batch.partition, offset: String(record.offset) })
-      const dead = await withRetries(() => applyOnce([{ batch, records: [record] }], { deadLetter: { err: one.err, attempts: one.attempts }, traceContext }), { ...ctx, what: 'dead-letter', bounded: false })
+      const dead = await withRetries(() => applyOnce([{ batch, records: [record] }], { deadLetter: { err: one.err, attempts: one.attempts }, traceContext, alone: true }), { ...ctx, what: 'dead-letter', bounded: false })
       await sendNow(/** @type {PartResult[]} */ (dead.value)[0])
     }
     return results

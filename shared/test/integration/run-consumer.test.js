@@ -2,7 +2,9 @@
 
 // The consumer runner against the real broker and database: the order
 // DB commit → produce → offset commit, redelivery, dead letters, and a process
-// killed between the DB commit and the produce.
+// killed between the DB commit and the produce — with transactions of its
+// own, with its reads before the transaction (readsFirst), and in
+// transactions shared with other consumers.
 
 const path = require('node:path')
 const os = require('node:os')
@@ -13,7 +15,7 @@ const { createTestKafka } = require('../../../test/support/kafka')
 const { waitUntil } = require('../../../test/support/wait')
 const { childEnv } = require('../../src/config')
 const { createLogger } = require('../../src/logger')
-const { createDb } = require('../../src/db')
+const { createDb, createSharedTransactions } = require('../../src/db')
 const { runConsumer, runnerSettings, createProducer, deadLetterTopic } = require('../../src/kafka')
 const { createEchoHandler, createEffectsTable } = require('../fixtures/echo-handler')
 
@@ -24,10 +26,16 @@ const settings = { ...runnerSettings(config), maxAttempts: 3, backoffMs: 10, max
 let db
 let tk
 let producer
+/** @type {ReturnType<typeof createSharedTransactions>} */
+let shared
 const stops = []
+
+/** How a runner uses the database. */
+const MODES = ['own transactions', 'reads first', 'shared transactions']
 
 beforeAll(async () => {
   db = createDb(config)
+  shared = createSharedTransactions(db, { maxOpen: 1 })
   tk = createTestKafka(config)
   await tk.connect()
   producer = createProducer({ kafka: tk.kafka })
@@ -53,7 +61,8 @@ async function scenario (partitions = 1) {
   return s
 }
 
-async function start (s, handlerOpts = {}, settingsOverrides = {}) {
+async function start (s, handlerOpts = {}, settingsOverrides = {}, mode = MODES[0], transactions = shared) {
+  const readsFirst = mode === 'reads first'
   const runner = await runConsumer({
     kafka: tk.kafka,
     db,
@@ -61,7 +70,9 @@ async function start (s, handlerOpts = {}, settingsOverrides = {}) {
     logger,
     groupId: s.groupId,
     topics: [s.inTopic],
-    handleBatch: createEchoHandler({ table: s.table, outTopic: s.outTopic, ...handlerOpts }),
+    handleBatch: createEchoHandler({ table: s.table, outTopic: s.outTopic, viaWrites: readsFirst, ...handlerOpts }),
+    readsFirst,
+    transact: mode === 'shared transactions' ? transactions.run : undefined,
     settings: { ...settings, ...settingsOverrides }
   })
   stops.push(() => runner.stop())
@@ -71,12 +82,12 @@ async function start (s, handlerOpts = {}, settingsOverrides = {}) {
 const ids = (n, prefix) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`)
 const effects = async (s) => Object.fromEntries((await db(s.table).select('id', 'applied')).map((r) => [r.id, r.applied]))
 
-test('applies a batch once, emits its messages, then commits the offsets', async () => {
+test.each(MODES)('applies a batch once, emits its messages, then commits the offsets (%s)', async (mode) => {
   const s = await scenario(3)
   const out = await tk.collect(s.outTopic)
   const sent = ids(30, 'm')
   await tk.send(sent.map((id) => ({ topic: s.inTopic, key: id, value: { id } })))
-  await start(s)
+  await start(s, {}, {}, mode)
 
   await out.waitForCount(30)
   expect(out.messages.map((m) => m.value.id).sort()).toEqual([...sent].sort())
@@ -118,12 +129,12 @@ test('records waiting on several partitions share one transaction, each partitio
   await waitUntil(async () => (await tk.committed(s.groupId, s.inTopic)).reduce((a, b) => a + b, 0) === 60, { what: 'offsets committed' })
 })
 
-test('a batch whose DB transaction fails is rolled back, redelivered and applied once', async () => {
+test.each(MODES)('a batch whose DB transaction fails is rolled back, redelivered and applied once (%s)', async (mode) => {
   const s = await scenario()
   const out = await tk.collect(s.outTopic)
   const sent = ids(10, 'r')
   await tk.send(sent.map((id) => ({ topic: s.inTopic, key: 'one-partition', value: { id } })))
-  await start(s, { failFirstAttempts: 2 })
+  await start(s, { failFirstAttempts: 2 }, {}, mode)
 
   await out.waitForCount(10)
   expect(await effects(s)).toEqual(Object.fromEntries(sent.map((id) => [id, 1])))
@@ -131,7 +142,7 @@ test('a batch whose DB transaction fails is rolled back, redelivered and applied
   expect(out.messages).toHaveLength(10)
 })
 
-test('a message whose handler keeps throwing goes to the dead-letter topic and the partition moves on', async () => {
+test.each(MODES)('a message whose handler keeps throwing goes to the dead-letter topic and the partition moves on (%s)', async (mode) => {
   const s = await scenario()
   const out = await tk.collect(s.outTopic)
   const dlq = await tk.collect(deadLetterTopic(s.inTopic))
@@ -142,7 +153,7 @@ test('a message whose handler keeps throwing goes to the dead-letter topic and t
   ])
   await tk.sendRaw([{ topic: s.inTopic, key: 'k', value: 'not json {' }])
   await tk.send([{ topic: s.inTopic, key: 'k', value: { id: 'last' } }])
-  await start(s)
+  await start(s, {}, {}, mode)
 
   await dlq.waitForCount(2)
   await out.waitForCount(3)
@@ -155,13 +166,35 @@ test('a message whose handler keeps throwing goes to the dead-letter topic and t
   await waitUntil(async () => (await tk.committed(s.groupId, s.inTopic))[0] === 5, { what: 'offset 5 committed' })
 })
 
+test('consumers of one process that are ready while a shared transaction is open commit together in the next', async () => {
+  const groups = []
+  const transactions = createSharedTransactions(db, { maxOpen: 1, onGroup: (g) => groups.push(g) })
+  let release = () => {}
+  const gate = new Promise((resolve) => { release = () => resolve(undefined) })
+  const [slow, a, b] = [await scenario(), await scenario(), await scenario()]
+  const outs = [await tk.collect(slow.outTopic), await tk.collect(a.outTopic), await tk.collect(b.outTopic)]
+  // The slow consumer's first transaction stays open until the gate opens...
+  await tk.send([{ topic: slow.inTopic, key: 'k', value: { id: 'slow' } }])
+  await start(slow, { gate }, {}, 'shared transactions', transactions)
+  await waitUntil(async () => transactions.open() === 1, { what: 'the slow transaction open' })
+  // ...while two other consumers' records arrive.
+  await tk.send([{ topic: a.inTopic, key: 'k', value: { id: 'a' } }, { topic: b.inTopic, key: 'k', value: { id: 'b' } }])
+  await start(a, {}, {}, 'shared transactions', transactions)
+  await start(b, {}, {}, 'shared transactions', transactions)
+  await waitUntil(async () => transactions.waiting() === 2, { what: 'both waiting' })
+  release()
+  for (const out of outs) await out.waitForCount(1)
+  expect(groups).toEqual([{ members: 1, rolledBack: false }, { members: 2, rolledBack: false }])
+  expect([await effects(slow), await effects(a), await effects(b)]).toEqual([{ slow: 1 }, { a: 1 }, { b: 1 }])
+})
+
 /** Runs the crash-test consumer as a child process. */
-function crashChild (s, crashFile, crashes = 1) {
+function crashChild (s, crashFile, crashes = 1, mode = 'own') {
   const child = path.join(__dirname, '..', 'fixtures', 'runner-child.js')
   // The minimum session timeout the broker allows, so the killed member's
   // partitions move to its replacement quickly.
   const env = childEnv({ NODE_ENV: 'test', DB_NAME: config.DB_NAME, LOG_LEVEL: 'warn', KAFKA_SESSION_TIMEOUT_MS: '6000' })
-  const proc = spawn(process.execPath, [child, s.inTopic, s.outTopic, s.table, s.groupId, crashFile, String(crashes)], { env, stdio: ['ignore', 'inherit', 'inherit'] })
+  const proc = spawn(process.execPath, [child, s.inTopic, s.outTopic, s.table, s.groupId, crashFile, String(crashes), mode], { env, stdio: ['ignore', 'inherit', 'inherit'] })
   const exited = new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })))
   return { proc, exited }
 }
@@ -169,16 +202,18 @@ function crashChild (s, crashFile, crashes = 1) {
 const committedTotal = async (s) => (await tk.committed(s.groupId, s.inTopic)).reduce((a, b) => a + Math.max(0, b), 0)
 
 test.each([
-  [1, 'one partition'],
-  [3, 'three partitions sharing the transaction']
-])('a process killed between the DB commit and the produce re-emits after restart without applying twice (%i: %s)', async (partitions) => {
+  [1, 'one partition', 'own'],
+  [3, 'three partitions sharing the transaction', 'own'],
+  [3, 'three partitions, reads before the transaction', 'reads-first'],
+  [3, 'three partitions, in shared transactions', 'shared']
+])('a process killed between the DB commit and the produce re-emits after restart without applying twice (%i: %s)', async (partitions, _what, mode) => {
   const s = await scenario(partitions)
   const out = await tk.collect(s.outTopic)
   const sent = ids(50, 'c')
   await tk.send(sent.map((id) => ({ topic: s.inTopic, key: partitions === 1 ? 'one-partition' : id, value: { id } })))
   const crashFile = path.join(os.tmpdir(), `${s.groupId}.crashed`)
 
-  const first = crashChild(s, crashFile)
+  const first = crashChild(s, crashFile, 1, mode)
   expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' })
   const afterCrash = await effects(s)
   // The first transaction's effects were committed, but nothing was produced.
@@ -187,7 +222,7 @@ test.each([
   expect(out.messages).toHaveLength(0)
   expect(await tk.committed(s.groupId, s.inTopic)).toEqual(Array(partitions).fill(-1))
 
-  const second = crashChild(s, crashFile)
+  const second = crashChild(s, crashFile, 1, mode)
   stops.push(async () => { second.proc.kill('SIGTERM'); await second.exited })
   await out.waitForCount(50)
   await waitUntil(async () => (await committedTotal(s)) === 50, { what: 'offsets of all 50 committed' })

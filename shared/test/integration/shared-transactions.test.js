@@ -1,0 +1,148 @@
+'use strict'
+
+// Shared transactions against the real database: chunks ready together commit
+// together, each with its own reads and writes; a failing chunk fails alone.
+
+const { testConfig, unique } = require('../../../test/support/config')
+const { createDb, createSharedTransactions } = require('../../src/db')
+
+const config = testConfig()
+let db
+
+beforeAll(() => { db = createDb(config) })
+afterAll(async () => { await db.destroy() })
+
+/** A fresh table for one test. */
+async function table () {
+  const name = `shared_${unique().replace(/[^a-z0-9]/gi, '_')}`
+  await db.raw(`CREATE TABLE ${name} (id VARCHAR(32) PRIMARY KEY, note VARCHAR(64) NOT NULL)`)
+  return name
+}
+
+const rowsOf = async (name) => (await db(name).select('id').orderBy('id')).map((r) => r.id)
+
+function deferred () {
+  /** @type {() => void} */
+  let release = () => {}
+  const promise = new Promise((resolve) => { release = () => resolve(undefined) })
+  return { promise, release }
+}
+
+/**
+ * A chunk's work: reads its connection and how many rows of the table it
+ * sees, then inserts one row (with the write batch, like a handler).
+ * @param {string} name @param {string} id
+ * @param {{ before?: Promise<any>, begun?: () => void, fail?: Error, seen?: any[] }} [opts]
+ *   before: waits for it after its reads; begun: told when its reads are done
+ */
+const insertWork = (name, id, { before, begun, fail, seen } = {}) => async ({ writes, begin }) => {
+  const [[conn], [count]] = await begin([
+    { sql: 'SELECT CONNECTION_ID() AS id', bindings: [] },
+    { sql: `SELECT COUNT(*) AS n FROM ${name}`, bindings: [] }
+  ])
+  if (begun) begun()
+  if (before) await before
+  if (fail) throw fail
+  writes.add(`INSERT INTO ${name} (id, note) VALUES (?, ?)`, [id, `from ${id}`], (result) => { if (seen) seen.push([id, result.affectedRows]) })
+  return { id, connection: conn.id, before: Number(count.n) }
+}
+
+test('chunks ready together share one transaction; each keeps its own reads, writes and results', async () => {
+  const name = await table()
+  const groups = []
+  const shared = createSharedTransactions(db, { maxOpen: 1, onGroup: (g) => groups.push(g) })
+  const seen = []
+  const results = await Promise.all(['a', 'b', 'c'].map((id) => shared.run(insertWork(name, id, { seen }))))
+  expect(results.map((r) => [r.id, r.before])).toEqual([['a', 0], ['b', 0], ['c', 0]])
+  // One connection, one transaction, one commit.
+  expect(new Set(results.map((r) => r.connection)).size).toBe(1)
+  expect(groups).toEqual([{ members: 3, rolledBack: false }])
+  expect(seen).toEqual([['a', 1], ['b', 1], ['c', 1]])
+  expect(await rowsOf(name)).toEqual(['a', 'b', 'c'])
+})
+
+test('a lone chunk runs at once in a transaction of its own', async () => {
+  const name = await table()
+  const groups = []
+  const shared = createSharedTransactions(db, { maxOpen: 1, onGroup: (g) => groups.push(g) })
+  expect((await shared.run(insertWork(name, 'solo'))).id).toBe('solo')
+  expect(groups).toEqual([{ members: 1, rolledBack: false }])
+  expect(await rowsOf(name)).toEqual(['solo'])
+})
+
+test('chunks that become ready while the shared transactions are open wait, and go together into the next', async () => {
+  const name = await table()
+  const groups = []
+  const shared = createSharedTransactions(db, { maxOpen: 1, onGroup: (g) => groups.push(g) })
+  const gate = deferred()
+  const begun = deferred()
+  const first = shared.run(insertWork(name, 'first', { before: gate.promise, begun: begun.release }))
+  // The first transaction is open; two more chunks arrive.
+  await begun.promise
+  const later = Promise.all([shared.run(insertWork(name, 'x')), shared.run(insertWork(name, 'y'))])
+  gate.release()
+  await first
+  const [x, y] = await later
+  // They began only after the first had committed: they see its row.
+  expect([x.before, y.before]).toEqual([1, 1])
+  expect(x.connection).toBe(y.connection)
+  expect(groups).toEqual([{ members: 1, rolledBack: false }, { members: 2, rolledBack: false }])
+  expect(await rowsOf(name)).toEqual(['first', 'x', 'y'])
+})
+
+test('with two open at once, a chunk does not wait for a slow one', async () => {
+  const name = await table()
+  const shared = createSharedTransactions(db, { maxOpen: 2 })
+  const gate = deferred()
+  const begun = deferred()
+  const slow = shared.run(insertWork(name, 'slow', { before: gate.promise, begun: begun.release }))
+  await begun.promise
+  // Committed while the slow one is still open (it would never finish if it waited).
+  expect((await shared.run(insertWork(name, 'quick'))).before).toBe(0)
+  expect(await rowsOf(name)).toEqual(['quick'])
+  gate.release()
+  await slow
+  expect(await rowsOf(name)).toEqual(['quick', 'slow'])
+})
+
+test('a chunk whose work throws gets its error; the others are rolled back and committed alone', async () => {
+  const name = await table()
+  const groups = []
+  const shared = createSharedTransactions(db, { maxOpen: 1, onGroup: (g) => groups.push(g) })
+  const boom = new Error('boom')
+  const outcomes = await Promise.allSettled([
+    shared.run(insertWork(name, 'a')),
+    shared.run(insertWork(name, 'b', { fail: boom })),
+    shared.run(insertWork(name, 'c'))
+  ])
+  expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+  expect(/** @type {PromiseRejectedResult} */ (outcomes[1]).reason).toBe(boom)
+  expect(groups).toEqual([{ members: 3, rolledBack: true }])
+  expect(await rowsOf(name)).toEqual(['a', 'c'])
+})
+
+test('when the shared writes fail, each chunk runs alone, and only the one whose write fails gets the error', async () => {
+  const name = await table()
+  await db(name).insert({ id: 'taken', note: 'before' })
+  const groups = []
+  const shared = createSharedTransactions(db, { maxOpen: 1, onGroup: (g) => groups.push(g) })
+  const outcomes = await Promise.allSettled([
+    shared.run(insertWork(name, 'x')),
+    shared.run(insertWork(name, 'taken')),
+    shared.run(insertWork(name, 'z'))
+  ])
+  expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+  expect(/** @type {any} */ (outcomes[1]).reason.code).toBe('ER_DUP_ENTRY')
+  expect(groups).toEqual([{ members: 3, rolledBack: true }])
+  expect(await rowsOf(name)).toEqual(['taken', 'x', 'z'])
+  expect((await db(name).where({ id: 'taken' }).first()).note).toBe('before')
+})
+
+test('a work that never began its transaction is an error, as it is alone', async () => {
+  const shared = createSharedTransactions(db, { maxOpen: 1 })
+  const name = await table()
+  const outcomes = await Promise.allSettled([shared.run(insertWork(name, 'ok')), shared.run(async () => 'no begin')])
+  expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected'])
+  expect(String(/** @type {PromiseRejectedResult} */ (outcomes[1]).reason.message)).toMatch(/begin\(\) was never called/)
+  expect(await rowsOf(name)).toEqual(['ok'])
+})
