@@ -1,7 +1,8 @@
 'use strict'
 
 // A transaction that costs no round trips of its own: BEGIN travels with the
-// first statement and COMMIT with the final write batch. On this class of
+// first statement (or, when nothing is read first, with the writes) and
+// COMMIT with the final write batch. On this class of
 // machine a round trip's socket write costs more CPU than the SQL it carries
 // (the profile in docs/performance.md), and a handler chunk's transaction is
 // only a few round trips long, so two fewer is a large share.
@@ -56,7 +57,10 @@ function openFolded (db, conn) {
       /** @param {{ sql: string, bindings: readonly any[] }[]} statements */
       const begin = async (statements) => {
         began = true
-        // Nothing to read: START TRANSACTION goes with the writes instead.
+        // Nothing to read: START TRANSACTION goes with the writes instead. A
+        // work that begins so must not read through `trx` afterwards: until
+        // the writes, no transaction is open (the runner's readsFirst mode
+        // hands such a work no `trx`).
         if (!statements.length) return []
         const first = !started
         started = true
