@@ -80,7 +80,6 @@ const schema = {
   DB_POOL_MIN: { group: 'db', type: 'integer', min: 0, default: 0, description: 'Smallest connection pool size.' },
   DB_POOL_MAX: { group: 'db', type: 'integer', min: 1, default: 10, description: 'Largest connection pool size.' },
   DB_SHARED_TRANSACTIONS: { group: 'db', type: 'integer', min: 0, default: 1, description: 'The consumers of one handler process share transactions: chunks that become ready while this many shared transactions are open wait and go together into the next one, with one COMMIT (fewer commits per transfer under load; a lone chunk never waits). 0 gives every consumer transaction its own commit. Off when KAFKA_MAX_BATCH_SIZE is 1.' },
-  DB_SHARED_LINGER_MS: { group: 'db', type: 'integer', min: 0, default: 8, description: 'Under load (three or more consumer chunks ready per this many milliseconds), shared transactions start at least this far apart, so that consumers whose cycles are out of step commit together. 0 starts the next one as soon as a chunk is ready.' },
 
   STACK: { group: 'stack', type: 'enum', values: ['auto', 'off'], default: 'auto', description: '`auto` starts a local Kafka and MariaDB for loopback addresses; `off` never starts anything (docker-compose, Kubernetes).' },
   STACK_DIR: { group: 'stack', type: 'string', default: '.stack', description: 'Folder (relative to the repository) for the local stack\'s downloads, data, pid and log files.' },

@@ -32,9 +32,6 @@
 const { createWriteBatch } = require('./write-batch')
 const { withFoldedTransaction, openFolded } = require('./folded-transaction')
 
-/** Chunks per lingerMs from which waiting for more pays (lingerMs). */
-const MIN_CHUNKS = 3
-
 /**
  * @template T
  * @typedef {import('./folded-transaction').FoldedWork<T>} FoldedWork
@@ -47,21 +44,15 @@ const MIN_CHUNKS = 3
 
 /**
  * @param {import('knex').Knex} db
- * @param {{ maxOpen: number, lingerMs?: number, onGroup?: (info: GroupInfo) => void, now?: () => number }} opts
- *   maxOpen: shared transactions open at once; lingerMs: under load (chunks arriving faster
- *   than MIN_CHUNKS per lingerMs), shared transactions start at least this far apart, so that
- *   the chunks of consumers whose cycles are out of step meet in one; onGroup: told about
- *   each one (metrics, tests)
+ * @param {{ maxOpen: number, onGroup?: (info: GroupInfo) => void }} opts
+ *   maxOpen: shared transactions open at once; onGroup: told about each one (metrics, tests)
  */
-function createSharedTransactions (db, { maxOpen, lingerMs = 0, onGroup, now = Date.now }) {
+function createSharedTransactions (db, { maxOpen, onGroup }) {
   if (!(maxOpen >= 1)) throw new Error('createSharedTransactions: maxOpen must be at least 1')
   /** @type {Member[]} */
   const waiting = []
   let open = 0
   let scheduled = false
-  let lastStart = 0
-  /** Chunks per millisecond, smoothed over recent shared transactions. */
-  let rate = 0
 
   /**
    * Like withFoldedTransaction(db, work, opts); resolves once the shared
@@ -83,21 +74,13 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, onGroup, now = D
   function schedule () {
     if (scheduled || open >= maxOpen || !waiting.length) return
     scheduled = true
-    const wait = lingerMs && rate * lingerMs >= MIN_CHUNKS ? lastStart + lingerMs - now() : 0
-    if (wait > 0) setTimeout(start, wait)
-    else setImmediate(start)
+    setImmediate(start)
   }
 
   function start () {
     scheduled = false
     if (open >= maxOpen || !waiting.length) return
     const members = waiting.splice(0, waiting.length)
-    const at = now()
-    if (lastStart) {
-      const observed = members.length / Math.max(1, at - lastStart)
-      rate = rate ? 0.7 * rate + 0.3 * observed : observed
-    }
-    lastStart = at
     open++
     runGroup(members).finally(() => {
       open--

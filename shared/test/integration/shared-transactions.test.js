@@ -105,24 +105,6 @@ test('with two open at once, a chunk does not wait for a slow one', async () => 
   expect(await rowsOf(name)).toEqual(['quick', 'slow'])
 })
 
-test('under load, shared transactions start at least lingerMs apart', async () => {
-  const name = await table()
-  const lingerMs = 200
-  const shared = createSharedTransactions(db, { maxOpen: 1, lingerMs })
-  const startedAt = []
-  /** A chunk that notes when its transaction started. @param {string} id */
-  const chunk = (id) => shared.run(async (tx) => { startedAt.push(Date.now()); return insertWork(name, id)(tx) })
-  // Two transactions of three chunks each, back to back: chunks now arrive
-  // far faster than three per lingerMs.
-  await Promise.all([chunk('a1'), chunk('a2'), chunk('a3')])
-  await Promise.all([chunk('b1'), chunk('b2'), chunk('b3')])
-  const secondStart = startedAt[3]
-  await chunk('c1')
-  // The third waited for lingerMs after the second began.
-  expect(startedAt[6] - secondStart).toBeGreaterThanOrEqual(lingerMs - 5)
-  expect(await rowsOf(name)).toEqual(['a1', 'a2', 'a3', 'b1', 'b2', 'b3', 'c1'])
-})
-
 test('a chunk whose work throws gets its error; the others are rolled back and committed alone', async () => {
   const name = await table()
   const groups = []
