@@ -8,7 +8,7 @@
 
 const { toWire } = require('@switchyard/shared/kafka')
 const { createFspiopError } = require('@switchyard/shared/errors')
-const { trace, propagation, ROOT_CONTEXT } = require('@opentelemetry/api')
+const { injectSpan } = require('@switchyard/shared/tracing')
 const { requestSpan } = require('./plugins/trace-requests')
 
 /**
@@ -24,13 +24,8 @@ function createPublisher (producer) {
     // can still be joined to it. Untraced, the participant's own trace
     // headers go on as they came.
     const span = requestSpan(request)
-    /** @type {Record<string, string>} */
-    const carrier = {}
-    if (span) {
-      span.setAttribute('switchyard.transfer_id', message.key)
-      propagation.inject(trace.setSpan(ROOT_CONTEXT, span), carrier)
-    }
-    const wire = toWire({ ...message, headers: { ...message.headers, ...carrier } })
+    if (span) span.setAttribute('switchyard.transfer_id', message.key)
+    const wire = toWire({ ...message, headers: span ? { ...message.headers, ...injectSpan(span) } : message.headers })
     try {
       await producer.sendSoon([wire])
     } catch (err) {

@@ -68,7 +68,7 @@ async function startHandlers (runtime, requested) {
         // its waiting before its transaction opens: otherwise it would hold
         // every other stage's shared commit for as long.
         readsFirst: Boolean(spec.waitsOutsideDb),
-        settings: runnerSettings(runtime.config)
+        settings: runnerSettings(config)
       })
       runtime.lifecycle.add(`${name} consumer`, () => runner.stop())
       runtime.metrics.watchGroup(groupId, topics)

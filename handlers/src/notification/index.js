@@ -56,7 +56,7 @@ function create (runtime) {
     repository,
     logger: log,
     retentionHours: config.CALLBACK_RETENTION_HOURS,
-    onPurged: runtime.metrics ? (n) => runtime.metrics?.callbacks.purged(n) : undefined
+    onPurged: (n) => runtime.metrics?.callbacks.purged(n)
   })
 
   // In-flight requests get at most one callback timeout, and never more than

@@ -10,53 +10,32 @@
 //      each one's next_attempt_at.
 // A full claim means more may be waiting: the next tick runs at once.
 
+const { createPoller } = require('../common/poller')
+
 /**
  * @param {{ repository: ReturnType<typeof import('./repository').createRepository>,
  *   dispatcher: ReturnType<typeof import('./dispatcher').createDispatcher>,
  *   logger: import('pino').Logger, intervalMs: number, batchSize?: number, maxHeld?: number }} opts
  */
 function createRecovery ({ repository, dispatcher, logger, intervalMs, batchSize = 500, maxHeld = 20000 }) {
-  /** @type {NodeJS.Timeout | undefined} */
-  let timer
-  /** @type {Promise<void>} */
-  let current = Promise.resolve()
-  let stopped = false
+  const poller = createPoller({ tick, logger, what: 'callback recovery', errorDelayMs: intervalMs })
 
-  /** @returns {Promise<boolean>} whether a full batch was claimed */
+  /** @returns {Promise<number>} when to look again: at once after a full batch */
   async function tick () {
-    try {
-      const ids = dispatcher.heldIds()
-      if (ids.length) await repository.renewLeases(ids)
-      // Back-pressure: do not take more than this instance can hold.
-      const room = Math.min(batchSize, maxHeld - dispatcher.size())
-      if (room <= 0 || stopped) return false
-      const jobs = await repository.claimLapsed(room)
-      if (jobs.length) {
-        logger.info({ count: jobs.length }, 'took over pending callbacks')
-        dispatcher.enqueue(jobs)
-      }
-      return jobs.length === room
-    } catch (err) {
-      logger.warn({ err }, 'callback recovery failed; will try again')
-      return false
+    const ids = dispatcher.heldIds()
+    if (ids.length) await repository.renewLeases(ids)
+    // Back-pressure: do not take more than this instance can hold.
+    const room = Math.min(batchSize, maxHeld - dispatcher.size())
+    if (room <= 0 || !poller.running) return intervalMs
+    const jobs = await repository.claimLapsed(room)
+    if (jobs.length) {
+      logger.info({ count: jobs.length }, 'took over pending callbacks')
+      dispatcher.enqueue(jobs)
     }
+    return jobs.length === room ? 0 : intervalMs
   }
 
-  /** @param {number} delay */
-  function schedule (delay) {
-    timer = setTimeout(() => {
-      current = tick().then((full) => { if (!stopped) schedule(full ? 0 : intervalMs) })
-    }, delay)
-  }
-
-  return {
-    start () { schedule(0) },
-    async stop () {
-      stopped = true
-      clearTimeout(timer)
-      await current
-    }
-  }
+  return { start: poller.start, stop: poller.stop }
 }
 
 module.exports = { createRecovery }

@@ -7,6 +7,7 @@
 
 const { trace, propagation, SpanKind, SpanStatusCode, ROOT_CONTEXT } = require('@opentelemetry/api')
 const { TRACE_HEADERS } = require('@switchyard/shared/kafka')
+const { injectSpan } = require('@switchyard/shared/tracing')
 
 /**
  * @template T
@@ -34,7 +35,7 @@ async function traceCallback (job, url, send) {
   if (job.transferId) attributes['switchyard.transfer_id'] = job.transferId
   const span = trace.getTracer('switchyard').startSpan(`callback ${job.method} ${job.path.replace(/\/transfers\/[^/]+/, '/transfers/{id}')}`,
     { kind: SpanKind.CLIENT, attributes }, propagation.extract(ROOT_CONTEXT, stored))
-  propagation.inject(trace.setSpan(ROOT_CONTEXT, span), headers)
+  injectSpan(span, headers)
   try {
     const result = await send(headers)
     span.setAttribute('http.response.status_code', result.statusCode)

@@ -8,6 +8,7 @@
 const crypto = require('node:crypto')
 const { topicName, toWire } = require('@switchyard/shared/kafka')
 const { claimExpired, claimedTransfers } = require('./repository')
+const { createPoller } = require('../common/poller')
 
 /**
  * @param {{ config: import('@switchyard/shared/config').Config, db: import('knex').Knex, logger: import('pino').Logger,
@@ -15,10 +16,6 @@ const { claimExpired, claimedTransfers } = require('./repository')
  */
 function create ({ config, db, logger, producer }) {
   const topic = topicName(config, 'position')
-  let timer
-  let running = false
-  /** @type {Promise<void> | undefined} */
-  let current
 
   /** One sweep; returns how many transfers it expired. */
   async function sweep () {
@@ -34,32 +31,19 @@ function create ({ config, db, logger, producer }) {
     return due.length
   }
 
-  async function loop () {
-    if (!running) return
-    let delay = config.TIMEOUT_INTERVAL_MS
-    try {
-      // Untraced: outside a consumer chunk nothing is (shared/src/tracing/sync-context.js).
-      const n = await sweep()
-      // A full sweep means more are due: go again at once.
-      if (n >= config.TIMEOUT_BATCH_SIZE) delay = 0
-      if (n) logger.debug({ expired: n }, 'expired transfers')
-    } catch (err) {
-      logger.warn({ err }, 'timeout sweep failed; retrying')
-      delay = Math.min(config.TIMEOUT_INTERVAL_MS * 4, 5000)
-    }
-    if (running) timer = setTimeout(() => { current = loop() }, delay)
+  /** @returns {Promise<number>} when to sweep again: at once after a full sweep */
+  async function tick () {
+    // Untraced: outside a consumer chunk nothing is (shared/src/tracing/sync-context.js).
+    const n = await sweep()
+    if (n) logger.debug({ expired: n }, 'expired transfers')
+    // A full sweep means more are due: go again at once.
+    return n >= config.TIMEOUT_BATCH_SIZE ? 0 : config.TIMEOUT_INTERVAL_MS
   }
 
+  const poller = createPoller({ tick, logger, what: 'timeout sweep', errorDelayMs: Math.min(config.TIMEOUT_INTERVAL_MS * 4, 5000) })
   return {
-    async start () {
-      running = true
-      current = loop()
-    },
-    async stop () {
-      running = false
-      clearTimeout(timer)
-      await current
-    }
+    async start () { poller.start() },
+    stop: poller.stop
   }
 }
 

@@ -88,57 +88,54 @@ function createSharedTransactions (db, { maxOpen, onGroup }) {
     })
   }
 
-  /** @param {Member} m */
-  const alone = (m) => withFoldedTransaction(db, m.work, { traceContext: m.traceContext }).then(m.resolve, m.reject)
+  /**
+   * In a transaction of its own.
+   * @param {Member} m @returns {Promise<PromiseSettledResult<any>>}
+   */
+  const alone = async (m) => (await Promise.allSettled([withFoldedTransaction(db, m.work, { traceContext: m.traceContext })]))[0]
+  /** @param {Member} m @param {PromiseSettledResult<any>} outcome */
+  const settle = (m, outcome) => (outcome.status === 'fulfilled' ? m.resolve(outcome.value) : m.reject(outcome.reason))
 
   /** @param {Member[]} members */
   async function runGroup (members) {
     if (members.length === 1) {
-      const [m] = members
-      const [outcome] = await Promise.allSettled([withFoldedTransaction(db, m.work, { traceContext: m.traceContext })])
+      const outcome = await alone(members[0])
       if (onGroup) onGroup({ members: 1, rolledBack: outcome.status === 'rejected' })
-      if (outcome.status === 'fulfilled') m.resolve(outcome.value)
-      else m.reject(outcome.reason)
+      settle(members[0], outcome)
       return
     }
     const conn = await db.client.acquireConnection().catch((err) => { members.forEach((m) => m.reject(err)); return null })
     if (!conn) return
-    /** @type {'ok' | 'rolled back'} */
-    let outcome = 'ok'
-    /** @type {PromiseSettledResult<any>[]} */
-    let settled = []
     const folded = openFolded(db, conn)
+    const txs = members.map((m) => folded.member(m.traceContext))
+    let settled = await Promise.allSettled(members.map((m, i) => m.work(txs[i]).then((value) => {
+      if (!txs[i].began()) throw new Error('withFoldedTransaction: begin() was never called')
+      return value
+    })))
+    let committed = false
     try {
-      const txs = members.map((m) => folded.member(m.traceContext))
-      settled = await Promise.allSettled(members.map((m, i) => m.work(txs[i]).then((value) => {
-        if (!txs[i].began()) throw new Error('withFoldedTransaction: begin() was never called')
-        return value
-      })))
       if (settled.every((s) => s.status === 'fulfilled')) {
         const all = createWriteBatch()
         for (const tx of txs) all.take(tx.writes)
         all.add('COMMIT')
-        try {
-          await folded.flush(all, members[0].traceContext)
-        } catch (err) {
-          outcome = 'rolled back'
-          settled = [] // the writes failed: which chunk's, only running alone can tell
-        }
-      } else {
-        outcome = 'rolled back'
+        await folded.flush(all, members[0].traceContext)
+        committed = true
       }
+    } catch (err) {
+      settled = [] // the writes failed: which chunk's, only running alone can tell
     } finally {
-      if (outcome !== 'ok') await folded.rollback(members[0].traceContext)
+      if (!committed) await folded.rollback(members[0].traceContext)
       db.client.releaseConnection(conn)
     }
-    if (onGroup) onGroup({ members: members.length, rolledBack: outcome !== 'ok' })
-    if (outcome === 'ok') {
-      members.forEach((m, i) => m.resolve(/** @type {PromiseFulfilledResult<any>} */ (settled[i]).value))
+    if (onGroup) onGroup({ members: members.length, rolledBack: !committed })
+    if (committed) {
+      members.forEach((m, i) => settle(m, settled[i]))
       return
     }
-    await Promise.all(members.map((m, i) => {
+    // The chunk whose own work threw keeps its error; every other one runs again alone.
+    await Promise.all(members.map(async (m, i) => {
       const s = settled[i]
-      return s && s.status === 'rejected' ? m.reject(s.reason) : alone(m)
+      settle(m, s && s.status === 'rejected' ? s : await alone(m))
     }))
   }
 

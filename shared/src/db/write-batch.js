@@ -30,14 +30,14 @@ function createWriteBatch () {
     /**
      * Moves another batch's statements to the end of this one (a shared
      * transaction's writes go out together: shared-transactions.js).
-     * @param {{ giveTo: (into: Statement[]) => void }} other
+     * @param {{ drain: () => Statement[] }} other
      */
     take (other) {
-      other.giveTo(statements)
+      statements.push(...other.drain())
     },
-    /** @param {Statement[]} into */
-    giveTo (into) {
-      into.push(...statements.splice(0, statements.length))
+    /** Removes and returns the statements not yet sent. */
+    drain () {
+      return statements.splice(0, statements.length)
     },
     /**
      * Executes every statement in one round trip (the connection allows

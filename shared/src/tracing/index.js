@@ -2,5 +2,6 @@
 
 module.exports = {
   ...require('./register'),
+  ...require('./headers'),
   ...require('./stage-spans')
 }

@@ -21,6 +21,7 @@
 // and its headers are rewritten to it so what follows joins that trace.
 
 const { trace, propagation, SpanKind, SpanStatusCode, TraceFlags, ROOT_CONTEXT } = require('@opentelemetry/api')
+const { injectSpan } = require('./headers')
 
 /** Marks a link as one message of the batch (the gap report's cue). */
 const RECORD_LINK = 'messaging.kafka.message.offset'
@@ -52,10 +53,7 @@ function startStageSpans ({ stage, topic, partition, pickedUpAt, records }) {
     const span = tracer.startSpan(`${stage} process`, { kind: SpanKind.CONSUMER }, ROOT_CONTEXT)
     if (!span.isRecording()) continue
     span.setAttributes({ ...chunkAttributes(stage, topic, partition, records.length), ...recordAttributes(r, pickedUpAt) })
-    /** @type {Record<string, string>} */
-    const carrier = {}
-    propagation.inject(trace.setSpan(ROOT_CONTEXT, span), carrier)
-    r.headers = { ...r.headers, ...carrier }
+    r.headers = { ...r.headers, ...injectSpan(span) }
     own.push(span)
     links.push({ context: span.spanContext() })
   }
