@@ -13,6 +13,20 @@ const { createKafka } = require('../../shared/src/kafka/client')
 
 const MAIN_CLASS = 'kafka.Kafka'
 
+/**
+ * A fresh KRaft cluster id: 16 random bytes in base64url, as Kafka's own
+ * Uuid.randomUuid() makes them. Like Kafka, it draws again when the id starts
+ * with '-': the storage tool's argument parser would read such an id as an
+ * option and refuse to format (one id in 64 does).
+ * @param {(n: number) => Buffer} [random]
+ */
+function newClusterId (random = crypto.randomBytes) {
+  for (;;) {
+    const id = random(16).toString('base64url')
+    if (!id.startsWith('-')) return id
+  }
+}
+
 /** @param {import('./paths').StackPaths} paths @param {string} version */
 function jarDir (paths, version) {
   return path.join(paths.cache, `kafka-${version}`, 'libs')
@@ -134,8 +148,7 @@ async function up ({ paths, port, version, heap, say }) {
   const jvm = [`-Xms${heap}`, `-Xmx${heap}`, '-XX:+UseG1GC', '-Djava.awt.headless=true', `-Dlog4j.configuration=file:${f.log4j}`]
   if (!fs.existsSync(f.meta)) {
     // KRaft storage is formatted once with a fresh cluster id.
-    const clusterId = crypto.randomBytes(16).toString('base64url')
-    run('java', [...jvm, '-cp', cp, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', f.props])
+    run('java', [...jvm, '-cp', cp, 'kafka.tools.StorageTool', 'format', '-t', newClusterId(), '-c', f.props])
   }
   say(`starting Kafka on 127.0.0.1:${port} (log: ${path.relative(paths.root, f.logFile)})`)
   const pid = spawnDaemon('java', [...jvm, '-cp', cp, MAIN_CLASS, f.props], { pidFile: f.pidFile, logFile: path.join(f.dir, 'kafka.out') })
@@ -161,4 +174,4 @@ async function status ({ paths, port }) {
   return { pid, answering, logFile: f.logFile }
 }
 
-module.exports = { up, down, status }
+module.exports = { up, down, status, newClusterId }
