@@ -42,7 +42,11 @@ async function startHandlers (runtime, requested) {
   // The consumers started here commit together what is ready together
   // (shared-transactions.js); the naive baseline keeps one commit per message.
   const shared = config.DB_SHARED_TRANSACTIONS > 0 && config.KAFKA_MAX_BATCH_SIZE > 1
-    ? createSharedTransactions(runtime.db, { maxOpen: config.DB_SHARED_TRANSACTIONS })
+    ? createSharedTransactions(runtime.db, {
+      maxOpen: config.DB_SHARED_TRANSACTIONS,
+      lingerMs: config.DB_SHARED_LINGER_MS,
+      busyRecords: config.DB_SHARED_BUSY_RECORDS
+    })
     : null
   for (const name of resolveNames(requested)) {
     const logger = runtime.logger.child({ handler: name })

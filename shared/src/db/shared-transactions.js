@@ -28,6 +28,17 @@
 //
 // At a light load nothing waits: a chunk that finds no transaction open runs
 // at once, alone.
+//
+// Under load it pays to wait a little (`lingerMs`). The consumers of a shared
+// transaction are busy producing and fetching for a few milliseconds after it
+// commits, so the next one would start with whoever else was waiting and
+// miss them; they would form the one after, and the consumers settle into
+// cohorts that commit in turn. So after a busy transaction (at least
+// `busyRecords` records) the next one starts once as many chunks wait as it
+// had, or `lingerMs` after it ended, whichever comes first. A single
+// transfer's stages never make a busy transaction (one or two records each),
+// so its latency does not pay for this; only loads that make a commit carry
+// many records do.
 
 const { createWriteBatch } = require('./write-batch')
 const { withFoldedTransaction, openFolded } = require('./folded-transaction')
@@ -37,53 +48,76 @@ const { withFoldedTransaction, openFolded } = require('./folded-transaction')
  * @typedef {import('./folded-transaction').FoldedWork<T>} FoldedWork
  */
 /**
- * @typedef {{ work: FoldedWork<any>, traceContext?: import('@opentelemetry/api').Context,
+ * @typedef {{ work: FoldedWork<any>, traceContext?: import('@opentelemetry/api').Context, records: number,
  *   resolve: (value: any) => void, reject: (err: any) => void }} Member
- * @typedef {{ members: number, rolledBack: boolean }} GroupInfo
+ * @typedef {{ members: number, records: number, rolledBack: boolean }} GroupInfo
  */
 
 /**
  * @param {import('knex').Knex} db
- * @param {{ maxOpen: number, onGroup?: (info: GroupInfo) => void }} opts
- *   maxOpen: shared transactions open at once; onGroup: told about each one (metrics, tests)
+ * @param {{ maxOpen: number, lingerMs?: number, busyRecords?: number, onGroup?: (info: GroupInfo) => void }} opts
+ *   maxOpen: shared transactions open at once; lingerMs: how long after a busy one the next
+ *   may wait for as many chunks as it had (0: never waits); busyRecords: the records that make
+ *   one busy; onGroup: told about each one (metrics, tests)
  */
-function createSharedTransactions (db, { maxOpen, onGroup }) {
+function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = Infinity, onGroup }) {
   if (!(maxOpen >= 1)) throw new Error('createSharedTransactions: maxOpen must be at least 1')
   /** @type {Member[]} */
   const waiting = []
   let open = 0
   let scheduled = false
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let lingering = null
+  /** The last busy shared transaction: how many chunks it had, and when it ended. */
+  let busy = { members: 0, endedAt: 0 }
 
   /**
    * Like withFoldedTransaction(db, work, opts); resolves once the shared
    * transaction it joined is committed.
    * @template T
    * @param {FoldedWork<T>} work
-   * @param {{ traceContext?: import('@opentelemetry/api').Context }} [opts]
+   * @param {{ traceContext?: import('@opentelemetry/api').Context, records?: number }} [opts]
+   *   records: how many records the work applies (what makes a shared transaction busy)
    * @returns {Promise<T>}
    */
-  function run (work, { traceContext } = {}) {
+  function run (work, { traceContext, records = 1 } = {}) {
     return new Promise((resolve, reject) => {
-      waiting.push({ work, traceContext, resolve, reject })
+      waiting.push({ work, traceContext, records, resolve, reject })
+      if (lingering && lingerLeft() <= 0) {
+        clearTimeout(lingering)
+        lingering = null
+        scheduled = false
+      }
       schedule()
     })
   }
 
+  /** How much longer the next shared transaction waits for more chunks. */
+  function lingerLeft () {
+    if (!busy.members || waiting.length >= busy.members) return 0
+    return busy.endedAt + lingerMs - Date.now()
+  }
+
   // After the current turn of the event loop, so that every chunk made ready
-  // by the same event joins.
+  // by the same event joins; after a busy one, perhaps a little later.
   function schedule () {
     if (scheduled || open >= maxOpen || !waiting.length) return
     scheduled = true
-    setImmediate(start)
+    const wait = lingerLeft()
+    if (wait > 0) lingering = setTimeout(start, wait)
+    else setImmediate(start)
   }
 
   function start () {
     scheduled = false
+    lingering = null
     if (open >= maxOpen || !waiting.length) return
     const members = waiting.splice(0, waiting.length)
+    const records = members.reduce((n, m) => n + m.records, 0)
     open++
-    runGroup(members).finally(() => {
+    runGroup(members, records).finally(() => {
       open--
+      busy = lingerMs > 0 && records >= busyRecords ? { members: members.length, endedAt: Date.now() } : { members: 0, endedAt: 0 }
       schedule()
     })
   }
@@ -96,11 +130,11 @@ function createSharedTransactions (db, { maxOpen, onGroup }) {
   /** @param {Member} m @param {PromiseSettledResult<any>} outcome */
   const settle = (m, outcome) => (outcome.status === 'fulfilled' ? m.resolve(outcome.value) : m.reject(outcome.reason))
 
-  /** @param {Member[]} members */
-  async function runGroup (members) {
+  /** @param {Member[]} members @param {number} records */
+  async function runGroup (members, records) {
     if (members.length === 1) {
       const outcome = await alone(members[0])
-      if (onGroup) onGroup({ members: 1, rolledBack: outcome.status === 'rejected' })
+      if (onGroup) onGroup({ members: 1, records, rolledBack: outcome.status === 'rejected' })
       settle(members[0], outcome)
       return
     }
@@ -127,7 +161,7 @@ function createSharedTransactions (db, { maxOpen, onGroup }) {
       if (!committed) await folded.rollback(members[0].traceContext)
       db.client.releaseConnection(conn)
     }
-    if (onGroup) onGroup({ members: members.length, rolledBack: !committed })
+    if (onGroup) onGroup({ members: members.length, records, rolledBack: !committed })
     if (committed) {
       members.forEach((m, i) => settle(m, settled[i]))
       return

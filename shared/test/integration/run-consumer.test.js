@@ -178,14 +178,16 @@ test('consumers of one process that are ready while a shared transaction is open
   await start(slow, { gate }, {}, 'shared transactions', transactions)
   await waitUntil(async () => transactions.open() === 1, { what: 'the slow transaction open' })
   // ...while two other consumers' records arrive.
-  await tk.send([{ topic: a.inTopic, key: 'k', value: { id: 'a' } }, { topic: b.inTopic, key: 'k', value: { id: 'b' } }])
+  const fromA = ['a1', 'a2', 'a3'].map((id) => ({ topic: a.inTopic, key: 'k', value: { id } }))
+  await tk.send([...fromA, { topic: b.inTopic, key: 'k', value: { id: 'b' } }])
   await start(a, {}, {}, 'shared transactions', transactions)
   await start(b, {}, {}, 'shared transactions', transactions)
   await waitUntil(async () => transactions.waiting() === 2, { what: 'both waiting' })
   release()
-  for (const out of outs) await out.waitForCount(1)
-  expect(groups).toEqual([{ members: 1, rolledBack: false }, { members: 2, rolledBack: false }])
-  expect([await effects(slow), await effects(a), await effects(b)]).toEqual([{ slow: 1 }, { a: 1 }, { b: 1 }])
+  await Promise.all([outs[0].waitForCount(1), outs[1].waitForCount(3), outs[2].waitForCount(1)])
+  // Each chunk tells the shared transaction how many records it applies.
+  expect(groups).toEqual([{ members: 1, records: 1, rolledBack: false }, { members: 2, records: 4, rolledBack: false }])
+  expect([await effects(slow), await effects(a), await effects(b)]).toEqual([{ slow: 1 }, { a1: 1, a2: 1, a3: 1 }, { b: 1 }])
 })
 
 /** Runs the crash-test consumer as a child process. */

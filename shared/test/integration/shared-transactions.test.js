@@ -56,7 +56,7 @@ test('chunks ready together share one transaction; each keeps its own reads, wri
   expect(results.map((r) => [r.id, r.before])).toEqual([['a', 0], ['b', 0], ['c', 0]])
   // One connection, one transaction, one commit.
   expect(new Set(results.map((r) => r.connection)).size).toBe(1)
-  expect(groups).toEqual([{ members: 3, rolledBack: false }])
+  expect(groups).toEqual([{ members: 3, records: 3, rolledBack: false }])
   expect(seen).toEqual([['a', 1], ['b', 1], ['c', 1]])
   expect(await rowsOf(name)).toEqual(['a', 'b', 'c'])
 })
@@ -66,7 +66,7 @@ test('a lone chunk runs at once in a transaction of its own', async () => {
   const groups = []
   const shared = createSharedTransactions(db, { maxOpen: 1, onGroup: (g) => groups.push(g) })
   expect((await shared.run(insertWork(name, 'solo'))).id).toBe('solo')
-  expect(groups).toEqual([{ members: 1, rolledBack: false }])
+  expect(groups).toEqual([{ members: 1, records: 1, rolledBack: false }])
   expect(await rowsOf(name)).toEqual(['solo'])
 })
 
@@ -86,7 +86,7 @@ test('chunks that become ready while the shared transactions are open wait, and 
   // They began only after the first had committed: they see its row.
   expect([x.before, y.before]).toEqual([1, 1])
   expect(x.connection).toBe(y.connection)
-  expect(groups).toEqual([{ members: 1, rolledBack: false }, { members: 2, rolledBack: false }])
+  expect(groups).toEqual([{ members: 1, records: 1, rolledBack: false }, { members: 2, records: 2, rolledBack: false }])
   expect(await rowsOf(name)).toEqual(['first', 'x', 'y'])
 })
 
@@ -117,7 +117,7 @@ test('a chunk whose work throws gets its error; the others are rolled back and c
   ])
   expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
   expect(/** @type {PromiseRejectedResult} */ (outcomes[1]).reason).toBe(boom)
-  expect(groups).toEqual([{ members: 3, rolledBack: true }])
+  expect(groups).toEqual([{ members: 3, records: 3, rolledBack: true }])
   expect(await rowsOf(name)).toEqual(['a', 'c'])
 })
 
@@ -133,7 +133,7 @@ test('when the shared writes fail, each chunk runs alone, and only the one whose
   ])
   expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
   expect(/** @type {any} */ (outcomes[1]).reason.code).toBe('ER_DUP_ENTRY')
-  expect(groups).toEqual([{ members: 3, rolledBack: true }])
+  expect(groups).toEqual([{ members: 3, records: 3, rolledBack: true }])
   expect(await rowsOf(name)).toEqual(['taken', 'x', 'z'])
   expect((await db(name).where({ id: 'taken' }).first()).note).toBe('before')
 })
@@ -145,4 +145,58 @@ test('a work that never began its transaction is an error, as it is alone', asyn
   expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected'])
   expect(String(/** @type {PromiseRejectedResult} */ (outcomes[1]).reason.message)).toMatch(/begin\(\) was never called/)
   expect(await rowsOf(name)).toEqual(['ok'])
+})
+
+describe('after a busy shared transaction (lingerMs)', () => {
+  /** Runs one busy shared transaction of two chunks (three records). */
+  async function busyFirst (shared, name) {
+    await Promise.all([
+      shared.run(insertWork(name, 'busy1'), { records: 2 }),
+      shared.run(insertWork(name, 'busy2'))
+    ])
+  }
+
+  test('the next waits for more chunks, up to lingerMs after it ended', async () => {
+    const name = await table()
+    const groups = []
+    const shared = createSharedTransactions(db, { maxOpen: 1, lingerMs: 300, busyRecords: 3, onGroup: (g) => groups.push(g) })
+    await busyFirst(shared, name)
+    const lone = shared.run(insertWork(name, 'lone'))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(shared.waiting()).toBe(1) // still waiting for a second chunk
+    await lone // nobody came: it ran alone when the wait was over
+    expect(groups).toEqual([{ members: 2, records: 3, rolledBack: false }, { members: 1, records: 1, rolledBack: false }])
+    expect(await rowsOf(name)).toEqual(['busy1', 'busy2', 'lone'])
+  })
+
+  test('the next starts at once when as many chunks wait as it had', async () => {
+    const name = await table()
+    const groups = []
+    // A wait of a minute would outlast the test: the second chunk must start it.
+    const shared = createSharedTransactions(db, { maxOpen: 1, lingerMs: 60000, busyRecords: 3, onGroup: (g) => groups.push(g) })
+    await busyFirst(shared, name)
+    const first = shared.run(insertWork(name, 'next1'))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(shared.waiting()).toBe(1)
+    await Promise.all([first, shared.run(insertWork(name, 'next2'))])
+    expect(groups.map((g) => g.members)).toEqual([2, 2])
+  })
+
+  test('a lone chunk still runs at once after one that was not busy', async () => {
+    const name = await table()
+    const groups = []
+    const shared = createSharedTransactions(db, { maxOpen: 1, lingerMs: 60000, busyRecords: 4, onGroup: (g) => groups.push(g) })
+    await busyFirst(shared, name) // three records: not busy
+    await shared.run(insertWork(name, 'lone'))
+    expect(groups.map((g) => g.members)).toEqual([2, 1])
+  })
+
+  test('and after a busy one of a single chunk (nobody else to wait for)', async () => {
+    const name = await table()
+    const groups = []
+    const shared = createSharedTransactions(db, { maxOpen: 1, lingerMs: 60000, busyRecords: 3, onGroup: (g) => groups.push(g) })
+    await shared.run(insertWork(name, 'big'), { records: 50 })
+    await shared.run(insertWork(name, 'lone'))
+    expect(groups).toEqual([{ members: 1, records: 50, rolledBack: false }, { members: 1, records: 1, rolledBack: false }])
+  })
 })
