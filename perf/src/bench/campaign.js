@@ -32,9 +32,11 @@ async function databaseBytes (db, dbName) {
 }
 
 /**
- * @param {{ profileName: string, profile: any, command: string, code: string, dbName: string, say: (m: string) => void }} opts
+ * @param {{ profileName: string, profile: any, command: string, code: string, dbName: string, keepLedger?: boolean,
+ *   say: (m: string) => void }} opts keepLedger: run on the scratch ledger as earlier campaigns left it
+ *   (the default starts it afresh, so that campaigns compare alike)
  */
-async function runCampaign ({ profileName, profile, command, code, dbName, say }) {
+async function runCampaign ({ profileName, profile, command, code, dbName, keepLedger = false, say }) {
   const started = new Date()
   const t0 = performance.now()
   const snapshot = snapshotTree(root, { from: code })
@@ -62,22 +64,31 @@ async function runCampaign ({ profileName, profile, command, code, dbName, say }
   if (!Number(free.f)) say(`another benchmark is running on ${dbName}; waiting for it (up to 15 minutes)`)
   const [[got]] = await lock.raw('SELECT GET_LOCK(?, 900) AS g', [lockName])
   if (!Number(got.g)) { await release(); throw new Error(`another benchmark still holds ${lockName}`) }
+  // Only the bench's own scratch ledger is ever dropped; the seeded one took a while to load.
+  const reset = dbName === BENCH_DB
+    ? async () => {
+      await db.raw(`DROP DATABASE \`${dbName}\``)
+      // Its connections were in the dropped database.
+      await db.destroy()
+      await migrate(config, dbName, say)
+      db = openDb()
+    }
+    : null
   try {
+    // What earlier campaigns left would move the figures (an older ledger is
+    // a slower one: larger indexes, a colder buffer pool after a restart), so
+    // every campaign starts on an empty scratch ledger unless told otherwise.
+    if (reset && !keepLedger) {
+      const held = await ledgerSize(db, dbName)
+      if (held.transfer) say(`starting ${dbName} afresh (it held ~${held.transfer} transfers; --keep-ledger keeps it)`)
+      await reset()
+    }
     await ensureRoom({
       profile,
       dir: stackPaths(config).mariadb,
       dbName,
       databaseBytes: () => databaseBytes(db, dbName),
-      // Only the bench's own scratch ledger is ever dropped; the seeded one took a while to load.
-      reset: dbName === BENCH_DB
-        ? async () => {
-          await db.raw(`DROP DATABASE \`${dbName}\``)
-          // Its connections were in the dropped database.
-          await db.destroy()
-          await migrate(config, dbName, say)
-          db = openDb()
-        }
-        : null,
+      reset,
       say
     })
   } catch (err) {

@@ -7,6 +7,8 @@
 //                           any commit (measured with today's harness); copied once, so every run
 //                           of the campaign starts the same code
 //   [--db name]             default switchyard_bench; switchyard_bench_seeded for --profile seeded
+//   [--keep-ledger]         run on switchyard_bench as earlier campaigns left it (by default each
+//                           campaign starts it afresh; the seeded ledger is never dropped)
 //   [--env K=V,K=V]         extra configuration for every run of the switch (experiments; printed in the report)
 //   [--cpu-prof dir]        write V8 CPU profiles of the api and handler processes to dir (costs speed)
 //   [--node-flags="…"]      the switch's Node flags instead of the ones it is deployed with (experiments; printed in the report)
@@ -57,6 +59,7 @@ function options () {
       'no-null': { type: 'boolean', default: false },
       code: { type: 'string', default: 'working' },
       db: { type: 'string' },
+      'keep-ledger': { type: 'boolean', default: false },
       env: { type: 'string' },
       'cpu-prof': { type: 'string' },
       'node-flags': { type: 'string' },
@@ -65,7 +68,7 @@ function options () {
     }
   })
   if (values.help) {
-    console.log('usage: node perf/src/bench/cli.js [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head|<revision>] [--db name] [--env K=V,…] [--cpu-prof dir] [--node-flags="…"] [--handler-processes "a,b|c"]')
+    console.log('usage: node perf/src/bench/cli.js [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head|<revision>] [--db name] [--keep-ledger] [--env K=V,…] [--cpu-prof dir] [--node-flags="…"] [--handler-processes "a,b|c"]')
     process.exit(0)
   }
   const name = values.profile || (values.quick ? 'quick' : 'full')
@@ -86,14 +89,14 @@ function options () {
   if (values['node-flags'] !== undefined) profile.nodeFlags = values['node-flags'].split(/\s+/).filter(Boolean)
   if (values['handler-processes'] !== undefined) profile.handlerProcesses = parseHandlerProcesses(values['handler-processes'])
   const dbName = values.db || (name === 'seeded' ? SEEDED_DB : BENCH_DB)
-  return { name, profile, out: path.resolve(values.out), code: String(values.code), dbName }
+  return { name, profile, out: path.resolve(values.out), code: String(values.code), dbName, keepLedger: values['keep-ledger'] }
 }
 
 async function main () {
-  const { name, profile, out, code, dbName } = options()
+  const { name, profile, out, code, dbName, keepLedger } = options()
   const command = `node perf/src/bench/cli.js ${process.argv.slice(2).join(' ')}`.trim()
   const say = (/** @type {string} */ m) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}`)
-  const result = await runCampaign({ profileName: name, profile, command, code, dbName, say })
+  const result = await runCampaign({ profileName: name, profile, command, code, dbName, keepLedger, say })
   const files = writeResults(result, out)
   const s = result.summary
   console.log(`\nprofile ${name}, ${result.durationS} s; results: ${files.json}\n  summary: ${files.md}`)
