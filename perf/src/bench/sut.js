@@ -6,7 +6,6 @@
 // (its own topics and consumer groups), on the shared local stack. Stopped
 // with SIGTERM after the run.
 
-const net = require('node:net')
 const path = require('node:path')
 const crypto = require('node:crypto')
 const { spawn } = require('node:child_process')
@@ -14,6 +13,7 @@ const stack = require('../../../scripts/stack/index')
 const { loadConfig, childEnv } = require('../../../shared/src/config')
 const { createKafkaFromConfig, allTopicNames } = require('../../../shared/src/kafka')
 const { names: handlerNames } = require('../../../handlers/src/registry')
+const { createPortPicker } = require('./ports')
 
 const root = path.join(__dirname, '..', '..', '..')
 const BENCH_DB = 'switchyard_bench'
@@ -34,17 +34,8 @@ const BENCH_REDO_LOG = '2G'
 /** The large seeded ledger lives apart, so that the other profiles keep a small one. */
 const SEEDED_DB = 'switchyard_bench_seeded'
 
-/** A port nobody listens on right now. */
-function freePort () {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {net.AddressInfo} */ (s.address())
-      s.close(() => resolve(port))
-    })
-  })
-}
+// Outside the ephemeral range, so an outgoing connection cannot take one before its process binds it.
+const { freePort } = createPortPicker()
 
 /** @param {Record<string, string>} [overrides] */
 const benchConfig = (overrides = {}) => loadConfig(childEnv({ DB_NAME: BENCH_DB, LOG_LEVEL: 'warn', NODE_ENV: 'production', STACK_DB_BUFFER_POOL: BENCH_BUFFER_POOL, STACK_DB_REDO_LOG: BENCH_REDO_LOG, ...overrides }))
