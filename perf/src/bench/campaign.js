@@ -75,9 +75,10 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
     }
     : null
   try {
-    // What earlier campaigns left would move the figures (an older ledger is
-    // a slower one: larger indexes, a colder buffer pool after a restart), so
-    // every campaign starts on an empty scratch ledger unless told otherwise.
+    // What earlier campaigns left moves the figures (an older ledger is a
+    // slower one: larger tables and indexes, and a day's transfers for the
+    // prepare handler's bloom filter to load at start), so every campaign
+    // starts on an empty scratch ledger unless told otherwise.
     if (reset && !keepLedger) {
       const held = await ledgerSize(db, dbName)
       if (held.transfer) say(`starting ${dbName} afresh (it held ~${held.transfer} transfers; --keep-ledger keeps it)`)
