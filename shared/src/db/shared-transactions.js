@@ -83,11 +83,6 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
   function run (work, { traceContext, records = 1 } = {}) {
     return new Promise((resolve, reject) => {
       waiting.push({ work, traceContext, records, resolve, reject })
-      if (lingering && lingerLeft() <= 0) {
-        clearTimeout(lingering)
-        lingering = null
-        scheduled = false
-      }
       schedule()
     })
   }
@@ -99,11 +94,18 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
   }
 
   // After the current turn of the event loop, so that every chunk made ready
-  // by the same event joins; after a busy one, perhaps a little later.
+  // by the same event joins; after a busy one, perhaps a little later, until
+  // enough chunks wait (a wait that is no longer needed is cut short).
   function schedule () {
-    if (scheduled || open >= maxOpen || !waiting.length) return
-    scheduled = true
+    if (open >= maxOpen || !waiting.length) return
     const wait = lingerLeft()
+    if (lingering && wait <= 0) {
+      clearTimeout(lingering)
+      lingering = null
+      scheduled = false
+    }
+    if (scheduled) return
+    scheduled = true
     if (wait > 0) lingering = setTimeout(start, wait)
     else setImmediate(start)
   }

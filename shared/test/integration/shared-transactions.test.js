@@ -21,6 +21,20 @@ async function table () {
 
 const rowsOf = async (name) => (await db(name).select('id').orderBy('id')).map((r) => r.id)
 
+/**
+ * Shared transactions (one open at a time unless `opts` say otherwise) that
+ * record every group they run.
+ * @param {Partial<Parameters<typeof createSharedTransactions>[1]>} [opts]
+ */
+function recording (opts = {}) {
+  /** @type {any[]} */
+  const groups = []
+  const shared = createSharedTransactions(db, { maxOpen: 1, ...opts, onGroup: (g) => groups.push(g) })
+  return { shared, groups }
+}
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
 function deferred () {
   /** @type {() => void} */
   let release = () => {}
@@ -49,8 +63,7 @@ const insertWork = (name, id, { before, begun, fail, seen } = {}) => async ({ wr
 
 test('chunks ready together share one transaction; each keeps its own reads, writes and results', async () => {
   const name = await table()
-  const groups = []
-  const shared = createSharedTransactions(db, { maxOpen: 1, onGroup: (g) => groups.push(g) })
+  const { shared, groups } = recording()
   const seen = []
   const results = await Promise.all(['a', 'b', 'c'].map((id) => shared.run(insertWork(name, id, { seen }))))
   expect(results.map((r) => [r.id, r.before])).toEqual([['a', 0], ['b', 0], ['c', 0]])
@@ -63,8 +76,7 @@ test('chunks ready together share one transaction; each keeps its own reads, wri
 
 test('a lone chunk runs at once in a transaction of its own', async () => {
   const name = await table()
-  const groups = []
-  const shared = createSharedTransactions(db, { maxOpen: 1, onGroup: (g) => groups.push(g) })
+  const { shared, groups } = recording()
   expect((await shared.run(insertWork(name, 'solo'))).id).toBe('solo')
   expect(groups).toEqual([{ members: 1, records: 1, rolledBack: false }])
   expect(await rowsOf(name)).toEqual(['solo'])
@@ -72,8 +84,7 @@ test('a lone chunk runs at once in a transaction of its own', async () => {
 
 test('chunks that become ready while the shared transactions are open wait, and go together into the next', async () => {
   const name = await table()
-  const groups = []
-  const shared = createSharedTransactions(db, { maxOpen: 1, onGroup: (g) => groups.push(g) })
+  const { shared, groups } = recording()
   const gate = deferred()
   const begun = deferred()
   const first = shared.run(insertWork(name, 'first', { before: gate.promise, begun: begun.release }))
@@ -107,8 +118,7 @@ test('with two open at once, a chunk does not wait for a slow one', async () => 
 
 test('a chunk whose work throws gets its error; the others are rolled back and committed alone', async () => {
   const name = await table()
-  const groups = []
-  const shared = createSharedTransactions(db, { maxOpen: 1, onGroup: (g) => groups.push(g) })
+  const { shared, groups } = recording()
   const boom = new Error('boom')
   const outcomes = await Promise.allSettled([
     shared.run(insertWork(name, 'a')),
@@ -124,8 +134,7 @@ test('a chunk whose work throws gets its error; the others are rolled back and c
 test('when the shared writes fail, each chunk runs alone, and only the one whose write fails gets the error', async () => {
   const name = await table()
   await db(name).insert({ id: 'taken', note: 'before' })
-  const groups = []
-  const shared = createSharedTransactions(db, { maxOpen: 1, onGroup: (g) => groups.push(g) })
+  const { shared, groups } = recording()
   const outcomes = await Promise.allSettled([
     shared.run(insertWork(name, 'x')),
     shared.run(insertWork(name, 'taken')),
@@ -158,11 +167,10 @@ describe('after a busy shared transaction (lingerMs)', () => {
 
   test('the next waits for more chunks, up to lingerMs after it ended', async () => {
     const name = await table()
-    const groups = []
-    const shared = createSharedTransactions(db, { maxOpen: 1, lingerMs: 300, busyRecords: 3, onGroup: (g) => groups.push(g) })
+    const { shared, groups } = recording({ lingerMs: 300, busyRecords: 3 })
     await busyFirst(shared, name)
     const lone = shared.run(insertWork(name, 'lone'))
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    await pause(20)
     expect(shared.waiting()).toBe(1) // still waiting for a second chunk
     await lone // nobody came: it ran alone when the wait was over
     expect(groups).toEqual([{ members: 2, records: 3, rolledBack: false }, { members: 1, records: 1, rolledBack: false }])
@@ -171,12 +179,11 @@ describe('after a busy shared transaction (lingerMs)', () => {
 
   test('the next starts at once when as many chunks wait as it had', async () => {
     const name = await table()
-    const groups = []
     // A wait of a minute would outlast the test: the second chunk must start it.
-    const shared = createSharedTransactions(db, { maxOpen: 1, lingerMs: 60000, busyRecords: 3, onGroup: (g) => groups.push(g) })
+    const { shared, groups } = recording({ lingerMs: 60000, busyRecords: 3 })
     await busyFirst(shared, name)
     const first = shared.run(insertWork(name, 'next1'))
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    await pause(20)
     expect(shared.waiting()).toBe(1)
     await Promise.all([first, shared.run(insertWork(name, 'next2'))])
     expect(groups.map((g) => g.members)).toEqual([2, 2])
@@ -184,8 +191,7 @@ describe('after a busy shared transaction (lingerMs)', () => {
 
   test('a lone chunk still runs at once after one that was not busy', async () => {
     const name = await table()
-    const groups = []
-    const shared = createSharedTransactions(db, { maxOpen: 1, lingerMs: 60000, busyRecords: 4, onGroup: (g) => groups.push(g) })
+    const { shared, groups } = recording({ lingerMs: 60000, busyRecords: 4 })
     await busyFirst(shared, name) // three records: not busy
     await shared.run(insertWork(name, 'lone'))
     expect(groups.map((g) => g.members)).toEqual([2, 1])
@@ -193,8 +199,7 @@ describe('after a busy shared transaction (lingerMs)', () => {
 
   test('and after a busy one of a single chunk (nobody else to wait for)', async () => {
     const name = await table()
-    const groups = []
-    const shared = createSharedTransactions(db, { maxOpen: 1, lingerMs: 60000, busyRecords: 3, onGroup: (g) => groups.push(g) })
+    const { shared, groups } = recording({ lingerMs: 60000, busyRecords: 3 })
     await shared.run(insertWork(name, 'big'), { records: 50 })
     await shared.run(insertWork(name, 'lone'))
     expect(groups).toEqual([{ members: 1, records: 50, rolledBack: false }, { members: 1, records: 1, rolledBack: false }])
