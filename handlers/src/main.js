@@ -45,7 +45,8 @@ async function startHandlers (runtime, requested) {
     ? createSharedTransactions(runtime.db, {
       maxOpen: config.DB_SHARED_TRANSACTIONS,
       lingerMs: config.DB_SHARED_LINGER_MS,
-      busyRecords: config.DB_SHARED_BUSY_RECORDS
+      busyRecords: config.DB_SHARED_BUSY_RECORDS,
+      onGroup: runtime.metrics.sharedTransactions.onGroup
     })
     : null
   for (const name of resolveNames(requested)) {

@@ -19,6 +19,12 @@ const METRICS = {
   switchyard_transaction_records: 'transaction'
 }
 
+/** The handler process's shared transactions (shared/src/metrics/shared-transactions.js), unlabelled. */
+const SHARED_METRICS = {
+  switchyard_shared_transaction_seconds: 'seconds',
+  switchyard_shared_transaction_chunks: 'chunks'
+}
+
 /** prom-client's default GC histogram, with the registry's prefix (shared/src/metrics/index.js), labelled by kind. */
 const GC_METRIC = 'switchyard_nodejs_gc_duration_seconds'
 
@@ -60,6 +66,19 @@ function gcOf (parsed) {
   return out
 }
 
+/** @param {Exposition} parsed */
+function sharedOf (parsed) {
+  /** @type {Record<string, { sum: number, count: number }>} */
+  const out = {}
+  for (const { name, value } of parsed.samples) {
+    const s = sumOrCount(name)
+    if (!s || !SHARED_METRICS[s.family]) continue
+    const entry = (out[SHARED_METRICS[s.family]] ||= { sum: 0, count: 0 })
+    entry[s.part] = value
+  }
+  return out
+}
+
 /**
  * `{ stage: { processing: { sum, count }, … } }` from an exposition text.
  * @param {string} text
@@ -74,17 +93,23 @@ const parseStages = (text) => stagesOf(parse(text))
  */
 const parseGc = (text) => gcOf(parse(text))
 
-/** @typedef {{ stages: ReturnType<typeof parseStages>, gc: ReturnType<typeof parseGc> }} Scrape */
+/**
+ * The shared transactions' time open and chunks: `{ seconds: { sum, count }, chunks: { sum, count } }`.
+ * @param {string} text
+ */
+const parseShared = (text) => sharedOf(parse(text))
+
+/** @typedef {{ stages: ReturnType<typeof parseStages>, gc: ReturnType<typeof parseGc>, shared: ReturnType<typeof sharedOf>, at: number }} Scrape */
 
 /**
  * The handler processes' metrics as one: each stage runs in one of them, and
- * their garbage collections add up.
+ * their garbage collections and shared transactions add up.
  * @param {Scrape[]} scrapes @returns {Scrape}
  */
 function mergeScrapes (scrapes) {
   /** @type {Scrape} */
-  const out = { stages: {}, gc: {} }
-  for (const { stages, gc } of scrapes) {
+  const out = { stages: {}, gc: {}, shared: {}, at: Math.max(0, ...scrapes.map((x) => x.at)) }
+  for (const { stages, gc, shared } of scrapes) {
     for (const [stage, metrics] of Object.entries(stages)) {
       const into = (out.stages[stage] ||= {})
       for (const [k, x] of Object.entries(metrics)) {
@@ -93,10 +118,12 @@ function mergeScrapes (scrapes) {
         e.count += x.count
       }
     }
-    for (const [kind, x] of Object.entries(gc)) {
-      const e = (out.gc[kind] ||= { sum: 0, count: 0 })
-      e.sum += x.sum
-      e.count += x.count
+    for (const [into, from] of [[out.gc, gc], [out.shared, shared || {}]]) {
+      for (const [kind, x] of Object.entries(from)) {
+        const e = (into[kind] ||= { sum: 0, count: 0 })
+        e.sum += x.sum
+        e.count += x.count
+      }
     }
   }
   return out
@@ -112,7 +139,7 @@ async function scrapeStages (urls) {
       const res = await fetch(url)
       if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`)
       const parsed = parse(await res.text())
-      return { stages: stagesOf(parsed), gc: gcOf(parsed) }
+      return { stages: stagesOf(parsed), gc: gcOf(parsed), shared: sharedOf(parsed), at: Date.now() }
     }))
     return mergeScrapes(scrapes)
   } catch {
@@ -154,16 +181,40 @@ function stageDelta (before, after) {
     const ms = (x.sum - (gcA[kind]?.sum || 0)) * 1000
     if (count > 0) gcs[kind] = { count, ms: round(ms), meanMs: round(ms / count) }
   }
-  return { byStage: out, handlersGc: gcs }
+  return { byStage: out, handlersGc: gcs, sharedTransactions: sharedDelta(before, after) }
+}
+
+/**
+ * The shared transactions between two scrapes: how many, chunks per one, mean
+ * time open, and the share of the time one was open (summed over the handler
+ * processes, so up to their number × DB_SHARED_TRANSACTIONS). Null when none ran.
+ * @param {Scrape} before @param {Scrape} after
+ */
+function sharedDelta (before, after) {
+  const d = (/** @type {string} */ k) => ({
+    sum: (after.shared?.[k]?.sum || 0) - (before.shared?.[k]?.sum || 0),
+    count: (after.shared?.[k]?.count || 0) - (before.shared?.[k]?.count || 0)
+  })
+  const seconds = d('seconds')
+  const chunks = d('chunks')
+  const elapsedS = (after.at - before.at) / 1000
+  if (!seconds.count) return null
+  return {
+    transactions: seconds.count,
+    chunksPerTransaction: round(chunks.sum / chunks.count, 1),
+    meanMs: round(seconds.sum / seconds.count * 1000),
+    busyShare: elapsedS > 0 ? round(seconds.sum / elapsedS) : null
+  }
 }
 
 /** One line per step for the console. @param {ReturnType<typeof stageDelta>} stages */
 function stagesLine (stages) {
   if (!stages) return ''
-  const { byStage, handlersGc } = stages
+  const { byStage, handlersGc, sharedTransactions: sh } = stages
   const gcText = Object.entries(handlersGc || {}).map(([k, x]) => `${k} ${x.count}×${x.meanMs}`).join(', ')
   return Object.entries(byStage).map(([s, x]) => `${s} ${x.recordsPerTransaction}/tx gap ${x.queueGapMs} db ${x.dbMs} produce ${x.produceMs}`).join('; ') +
+    (sh ? `; shared transactions ${sh.transactions}, ${sh.chunksPerTransaction} chunks/tx, ${sh.meanMs} ms open, busy ${sh.busyShare}` : '') +
     (gcText ? `; handlers GC (count×mean ms) ${gcText}` : '')
 }
 
-module.exports = { parseStages, parseGc, scrapeStages, stageDelta, stagesLine }
+module.exports = { parseStages, parseGc, parseShared, scrapeStages, stageDelta, stagesLine }

@@ -3,7 +3,7 @@
 // The per-stage line of every bench step: read from the handlers' metrics
 // before and after the step, so only the step's own work counts.
 
-const { parseStages, parseGc, stageDelta, stagesLine } = require('../../src/bench/stage-breakdown')
+const { parseStages, parseGc, parseShared, stageDelta, stagesLine } = require('../../src/bench/stage-breakdown')
 
 /** An exposition with the counters a handler process has after `n` transactions. */
 function exposition ({ tx, records, gapSum, gaps, dbSum, chunks, gcCount, gcSum }) {
@@ -40,6 +40,26 @@ test('a step is the difference of two scrapes, per stage', () => {
   expect(stagesLine(d)).toBe('prepare 5/tx gap 4 db 5 produce 1; handlers GC (count×mean ms) minor 4×5')
 })
 
+/** The shared-transaction histograms after `n` of them, open `seconds` in all, with `chunks` chunks. */
+const sharedExposition = ({ n, seconds, chunks }) => [
+  '# TYPE switchyard_shared_transaction_seconds histogram',
+  `switchyard_shared_transaction_seconds_sum ${seconds}`,
+  `switchyard_shared_transaction_seconds_count ${n}`,
+  `switchyard_shared_transaction_chunks_sum ${chunks}`,
+  `switchyard_shared_transaction_chunks_count ${n}`
+].join('\n')
+
+test('shared transactions: how many, chunks per one, time open, and the share of the step one was open', () => {
+  const text = (x) => exposition({ tx: 10, records: 20, gapSum: 0.05, gaps: 20, dbSum: 0.02, chunks: 10, gcCount: 0, gcSum: 0 }) + '\n' + sharedExposition(x)
+  const at = (t, x) => ({ stages: parseStages(text(x)), gc: parseGc(text(x)), shared: parseShared(text(x)), at: t })
+  // 2 s apart: 100 more shared transactions, open 1.5 s in all, with 250 chunks.
+  const d = stageDelta(at(1000, { n: 50, seconds: 0.5, chunks: 60 }), at(3000, { n: 150, seconds: 2, chunks: 310 }))
+  expect(d.sharedTransactions).toEqual({ transactions: 100, chunksPerTransaction: 2.5, meanMs: 15, busyShare: 0.75 })
+  expect(stagesLine({ byStage: {}, handlersGc: {}, sharedTransactions: d.sharedTransactions })).toBe('; shared transactions 100, 2.5 chunks/tx, 15 ms open, busy 0.75')
+  // None between the scrapes (the naive baseline, or DB_SHARED_TRANSACTIONS=0): nothing to say.
+  expect(stageDelta(at(1000, { n: 50, seconds: 0.5, chunks: 60 }), at(3000, { n: 50, seconds: 0.5, chunks: 60 })).sharedTransactions).toBeNull()
+})
+
 test('a scrape that failed gives no breakdown rather than a wrong one', () => {
   const one = scrape(exposition({ tx: 1, records: 1, gapSum: 0, gaps: 1, dbSum: 0, chunks: 1, gcCount: 0, gcSum: 0 }))
   expect(stageDelta(null, one)).toBeNull()
@@ -70,9 +90,10 @@ describe('several handler processes', () => {
     `switchyard_nodejs_gc_duration_seconds_count{kind="minor"} ${gcCount}`
   ].join('\n')
 
-  test('their stages and garbage collections are read as one', async () => {
-    const ledger = await metricsServer(exposition({ tx: 30, records: 120, gapSum: 0.45, gaps: 120, dbSum: 0.12, chunks: 30, gcCount: 9, gcSum: 0.03 }))
-    const callbacks = await metricsServer(notification(5, 3))
+  test('their stages, garbage collections and shared transactions are read as one', async () => {
+    const ledger = await metricsServer(exposition({ tx: 30, records: 120, gapSum: 0.45, gaps: 120, dbSum: 0.12, chunks: 30, gcCount: 9, gcSum: 0.03 }) + '\n' +
+      sharedExposition({ n: 6, seconds: 0.25, chunks: 12 }))
+    const callbacks = await metricsServer(notification(5, 3) + '\n' + sharedExposition({ n: 4, seconds: 0.5, chunks: 4 }))
     const both = await scrapeStages([ledger, callbacks])
     expect(Object.keys(both.stages).sort()).toEqual(['idle-stage', 'notification', 'prepare'])
     expect(both.stages.notification.transaction).toEqual({ sum: 50, count: 5 })
@@ -80,6 +101,7 @@ describe('several handler processes', () => {
     // 9 + 3 collections, 30 + 6 ms.
     expect(both.gc.minor.count).toBe(12)
     expect(both.gc.minor.sum).toBeCloseTo(0.036, 9)
+    expect(both.shared).toEqual({ seconds: { sum: 0.75, count: 10 }, chunks: { sum: 16, count: 10 } })
     const before = scrape(exposition({ tx: 10, records: 20, gapSum: 0.05, gaps: 20, dbSum: 0.02, chunks: 10, gcCount: 5, gcSum: 0.01 }))
     const d = stageDelta({ stages: { ...before.stages, notification: scrape(notification(1, 0)).stages.notification }, gc: before.gc }, both)
     expect(d.byStage.notification).toEqual({ transactions: 4, recordsPerTransaction: 10, queueGapMs: 0, dbMs: 4, produceMs: 0 })

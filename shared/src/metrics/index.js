@@ -14,6 +14,7 @@ const { createConsumerLag } = require('./consumer-lag')
 const { createCallbackMetrics } = require('./callbacks')
 const { createDbPoolGauge } = require('./db-pool')
 const { createHttpMetrics } = require('./http')
+const { createSharedTransactionMetrics } = require('./shared-transactions')
 
 /**
  * @param {{ config: import('../config').Config, db: import('knex').Knex, admin: import('kafkajs').Admin,
@@ -29,6 +30,8 @@ function createMetrics ({ config, db, admin, logger }) {
     registry,
     /** For the consumer runner (RunnerOptions.observer). */
     observer: createStageMetrics(registry),
+    /** For the handler process's shared transactions (createSharedTransactions' onGroup). */
+    sharedTransactions: createSharedTransactionMetrics(registry),
     /** For the notification dispatcher. */
     callbacks: createCallbackMetrics(registry, { timeoutMs: config.CALLBACK_TIMEOUT_MS }),
     /** For the api-adapter's fastify app. */

@@ -168,7 +168,7 @@ test.each(MODES)('a message whose handler keeps throwing goes to the dead-letter
 
 test('consumers of one process that are ready while a shared transaction is open commit together in the next', async () => {
   const groups = []
-  const transactions = createSharedTransactions(db, { maxOpen: 1, onGroup: (g) => groups.push(g) })
+  const transactions = createSharedTransactions(db, { maxOpen: 1, onGroup: ({ ms, ...g }) => groups.push(g) })
   let release = () => {}
   const gate = new Promise((resolve) => { release = () => resolve(undefined) })
   const [slow, a, b] = [await scenario(), await scenario(), await scenario()]

@@ -23,14 +23,16 @@ const rowsOf = async (name) => (await db(name).select('id').orderBy('id')).map((
 
 /**
  * Shared transactions (one open at a time unless `opts` say otherwise) that
- * record every group they run.
+ * record every group they run, and apart from it how long it was open.
  * @param {Partial<Parameters<typeof createSharedTransactions>[1]>} [opts]
  */
 function recording (opts = {}) {
   /** @type {any[]} */
   const groups = []
-  const shared = createSharedTransactions(db, { maxOpen: 1, ...opts, onGroup: (g) => groups.push(g) })
-  return { shared, groups }
+  /** @type {number[]} */
+  const openMs = []
+  const shared = createSharedTransactions(db, { maxOpen: 1, ...opts, onGroup: ({ ms, ...g }) => { groups.push(g); openMs.push(ms) } })
+  return { shared, groups, openMs }
 }
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -80,6 +82,14 @@ test('a lone chunk runs at once in a transaction of its own', async () => {
   expect((await shared.run(insertWork(name, 'solo'))).id).toBe('solo')
   expect(groups).toEqual([{ members: 1, records: 1, rolledBack: false }])
   expect(await rowsOf(name)).toEqual(['solo'])
+})
+
+test('each shared transaction tells how long it was open, from taking its chunks to its commit', async () => {
+  const name = await table()
+  const { shared, groups, openMs } = recording()
+  await Promise.all([shared.run(insertWork(name, 'held', { before: pause(150) })), shared.run(insertWork(name, 'quick'))])
+  expect(groups).toEqual([{ members: 2, records: 2, rolledBack: false }])
+  expect(openMs[0]).toBeGreaterThanOrEqual(150)
 })
 
 test('chunks that become ready while the shared transactions are open wait, and go together into the next', async () => {
