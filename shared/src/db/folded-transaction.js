@@ -38,15 +38,56 @@ const query = (conn, sql, bindings, traceContext) => new Promise((resolve, rejec
  *   round trip and returns each statement's rows
  */
 
+/** A read that failed while it shared its round trip with other works' reads: whose it was is not known. */
+class SharedReadError extends Error {
+  /** @param {any} cause */
+  constructor (cause) {
+    super(`a read shared with other works failed: ${cause && cause.message}`, { cause })
+    this.name = 'SharedReadError'
+  }
+}
+
 /**
  * A transaction on `conn` that one or more works share (shared-transactions.js):
  * each gets its own `trx`, write batch and `begin`; the first `begin` sent
- * carries START TRANSACTION.
+ * carries START TRANSACTION. The `begin`s called in the same turn of the event
+ * loop (the works of a shared transaction are started together, and each
+ * begins at once) go in one round trip: however many chunks share the
+ * transaction, their reads cost one.
  * @param {import('knex').Knex} db
  * @param {any} conn a mysql2 connection
  */
 function openFolded (db, conn) {
   let started = false
+  /** @type {{ statements: { sql: string, bindings: readonly any[] }[], resolve: (rows: any[]) => void, reject: (err: any) => void, traceContext?: import('@opentelemetry/api').Context }[]} */
+  let asked = []
+
+  // Everything asked in this turn, in one multi-statement query; each asker
+  // gets its own statements' results. If a statement fails, the transaction
+  // is lost to all of them: each gets a SharedReadError (the one failure
+  // as its cause), which tells the shared transaction to run it again alone.
+  async function sendAsked () {
+    const batch = asked
+    asked = []
+    const first = !started
+    started = true
+    const sqls = [...(first ? ['START TRANSACTION'] : []), ...batch.flatMap((a) => a.statements.map((st) => st.sql))]
+    try {
+      const [results] = await query(conn, sqls.join(';\n'), batch.flatMap((a) => a.statements.flatMap((st) => st.bindings)), batch[0].traceContext)
+      // One statement answers with its result, several with one result each.
+      const each = sqls.length > 1 ? results : [results]
+      let at = first ? 1 : 0
+      for (const a of batch) {
+        a.resolve(each.slice(at, at + a.statements.length))
+        at += a.statements.length
+      }
+    } catch (err) {
+      // Which asker's statement failed, only running each alone can tell.
+      if (batch.length === 1) batch[0].reject(err)
+      else for (const a of batch) a.reject(new SharedReadError(err))
+    }
+  }
+
   return {
     /**
      * @param {import('@opentelemetry/api').Context} [traceContext] the context its SQL spans belong to
@@ -54,21 +95,18 @@ function openFolded (db, conn) {
     member (traceContext) {
       let began = false
       const trx = Object.assign((table) => db(table).connection(conn), { raw: (sql, bindings = []) => query(conn, sql, bindings, traceContext) })
-      /** @param {{ sql: string, bindings: readonly any[] }[]} statements */
-      const begin = async (statements) => {
+      /** @param {{ sql: string, bindings: readonly any[] }[]} statements @returns {Promise<any[]>} */
+      const begin = (statements) => {
         began = true
         // Nothing to read: START TRANSACTION goes with the writes instead. A
         // work that begins so must not read through `trx` afterwards: until
         // the writes, no transaction is open (the runner's readsFirst mode
         // hands such a work no `trx`).
-        if (!statements.length) return []
-        const first = !started
-        started = true
-        const sqls = [...(first ? ['START TRANSACTION'] : []), ...statements.map((st) => st.sql)]
-        const [results] = await query(conn, sqls.join(';\n'), statements.flatMap((st) => st.bindings), traceContext)
-        // One statement answers with its result, several with one result each.
-        const each = sqls.length > 1 ? results : [results]
-        return first ? each.slice(1) : each
+        if (!statements.length) return Promise.resolve([])
+        return new Promise((resolve, reject) => {
+          if (!asked.length) queueMicrotask(sendAsked)
+          asked.push({ statements, resolve, reject, traceContext })
+        })
       }
       return { trx, writes: createWriteBatch(), begin, began: () => began }
     },
@@ -141,4 +179,4 @@ async function readOnce (db, statements, traceContext) {
   }
 }
 
-module.exports = { withFoldedTransaction, openFolded, readOnce }
+module.exports = { withFoldedTransaction, openFolded, readOnce, SharedReadError }

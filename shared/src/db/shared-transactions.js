@@ -11,10 +11,11 @@
 // (up to `maxOpen`), the chunks that arrive wait and then go together into
 // the next one — group commit, one level above the database's own.
 //
-// Each chunk's work runs as it would alone: its reads (with BEGIN for the
-// first of them) go over the shared connection in the order they are asked,
-// and its writes wait in its own write batch. When every chunk's work is
-// done, all their writes and one COMMIT go in one round trip. A chunk never
+// Each chunk's work runs as it would alone: its reads go over the shared
+// connection, and its writes wait in its own write batch. The chunks' first
+// reads (each begins with them) go together, with BEGIN, in one round trip;
+// when every chunk's work is done, all their writes and one COMMIT go in one
+// more. However many chunks share it, a transaction costs two round trips. A chunk never
 // needs another chunk's writes: the chunks of one moment belong to different
 // transfers (a transfer's next stage starts only after this commit) or to
 // different partitions, and so to different accounts (DESIGN rule 3).
@@ -41,7 +42,7 @@
 // many records do.
 
 const { createWriteBatch } = require('./write-batch')
-const { withFoldedTransaction, openFolded } = require('./folded-transaction')
+const { withFoldedTransaction, openFolded, SharedReadError } = require('./folded-transaction')
 
 /**
  * @template T
@@ -171,10 +172,12 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
       members.forEach((m, i) => settle(m, settled[i]))
       return
     }
-    // The chunk whose own work threw keeps its error; every other one runs again alone.
+    // The chunk whose own work threw keeps its error; every other one runs
+    // again alone, and so does each whose shared reads failed (whose read
+    // it was, running alone tells).
     await Promise.all(members.map(async (m, i) => {
       const s = settled[i]
-      settle(m, s && s.status === 'rejected' ? s : await alone(m))
+      settle(m, s && s.status === 'rejected' && !(s.reason instanceof SharedReadError) ? s : await alone(m))
     }))
   }
 

@@ -48,13 +48,14 @@ function deferred () {
  * A chunk's work: reads its connection and how many rows of the table it
  * sees, then inserts one row (with the write batch, like a handler).
  * @param {string} name @param {string} id
- * @param {{ before?: Promise<any>, begun?: () => void, fail?: Error, seen?: any[] }} [opts]
- *   before: waits for it after its reads; begun: told when its reads are done
+ * @param {{ before?: Promise<any>, begun?: () => void, fail?: Error, seen?: any[], countFrom?: string }} [opts]
+ *   before: waits for it after its reads; begun: told when its reads are done; countFrom: the
+ *   table it counts instead (one that does not exist makes its read fail)
  */
-const insertWork = (name, id, { before, begun, fail, seen } = {}) => async ({ writes, begin }) => {
+const insertWork = (name, id, { before, begun, fail, seen, countFrom = name } = {}) => async ({ writes, begin }) => {
   const [[conn], [count]] = await begin([
     { sql: 'SELECT CONNECTION_ID() AS id', bindings: [] },
-    { sql: `SELECT COUNT(*) AS n FROM ${name}`, bindings: [] }
+    { sql: `SELECT COUNT(*) AS n FROM ${countFrom}`, bindings: [] }
   ])
   if (begun) begun()
   if (before) await before
@@ -74,6 +75,35 @@ test('chunks ready together share one transaction; each keeps its own reads, wri
   expect(groups).toEqual([{ members: 3, records: 3, rolledBack: false }])
   expect(seen).toEqual([['a', 1], ['b', 1], ['c', 1]])
   expect(await rowsOf(name)).toEqual(['a', 'b', 'c'])
+})
+
+test('the chunks\' reads go together with BEGIN in one round trip, and their writes with COMMIT in one more', async () => {
+  const name = await table()
+  // A pool of its own whose connections note every query sent (the database answers as ever).
+  const counted = createDb(config)
+  /** @type {string[]} */
+  const sent = []
+  const acquire = counted.client.acquireConnection.bind(counted.client)
+  counted.client.acquireConnection = async () => {
+    const conn = await acquire()
+    if (!conn.noted) {
+      const send = conn.query.bind(conn)
+      conn.query = (sql, ...rest) => { sent.push(String(sql)); return send(sql, ...rest) }
+      conn.noted = true
+    }
+    return conn
+  }
+  try {
+    const shared = createSharedTransactions(counted, { maxOpen: 1 })
+    const results = await Promise.all(['a', 'b', 'c'].map((id) => shared.run(insertWork(name, id))))
+    expect(results.map((r) => r.before)).toEqual([0, 0, 0])
+    expect(sent).toHaveLength(2)
+    expect(sent[0].split(';\n')).toEqual(['START TRANSACTION', ...Array(3).fill(['SELECT CONNECTION_ID() AS id', `SELECT COUNT(*) AS n FROM ${name}`]).flat()])
+    expect(sent[1].split(';\n').slice(-1)).toEqual(['COMMIT'])
+    expect(await rowsOf(name)).toEqual(['a', 'b', 'c'])
+  } finally {
+    await counted.destroy()
+  }
 })
 
 test('a lone chunk runs at once in a transaction of its own', async () => {
@@ -155,6 +185,21 @@ test('when the shared writes fail, each chunk runs alone, and only the one whose
   expect(groups).toEqual([{ members: 3, records: 3, rolledBack: true }])
   expect(await rowsOf(name)).toEqual(['taken', 'x', 'z'])
   expect((await db(name).where({ id: 'taken' }).first()).note).toBe('before')
+})
+
+test('when a shared read fails, each chunk runs alone, and only the one whose read fails gets the error', async () => {
+  const name = await table()
+  const { shared, groups } = recording()
+  const outcomes = await Promise.allSettled([
+    shared.run(insertWork(name, 'x')),
+    shared.run(insertWork(name, 'bad', { countFrom: `${name}_missing` })),
+    shared.run(insertWork(name, 'z'))
+  ])
+  expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+  // Its own error, as alone: not the shared read's wrapper.
+  expect(/** @type {any} */ (outcomes[1]).reason.code).toBe('ER_NO_SUCH_TABLE')
+  expect(groups).toEqual([{ members: 3, records: 3, rolledBack: true }])
+  expect(await rowsOf(name)).toEqual(['x', 'z'])
 })
 
 test('a work that never began its transaction is an error, as it is alone', async () => {
