@@ -47,6 +47,19 @@ async function ensureStack (say, dbName = BENCH_DB) {
   return { config, dbSocket, pids }
 }
 
+/** Every process started here that has not exited yet. */
+const children = new Set()
+
+/**
+ * Stops (SIGTERM) every process started here that is still running: the bench
+ * calls it when it is itself stopped, so that no switch is left running.
+ * @returns {number} how many were signalled
+ */
+function stopChildren () {
+  for (const proc of children) proc.kill('SIGTERM')
+  return children.size
+}
+
 /**
  * @param {string} codeDir @param {string} script @param {Record<string, string>} env @param {(m: string) => void} say
  * @param {string[]} [nodeArgs] e.g. --cpu-prof
@@ -54,6 +67,8 @@ async function ensureStack (say, dbName = BENCH_DB) {
  */
 function startProcess (codeDir, script, env, say, nodeArgs = [], args = []) {
   const proc = spawn(process.execPath, [...nodeArgs, path.join(codeDir, script), ...args], { cwd: root, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+  children.add(proc)
+  proc.once('exit', () => children.delete(proc))
   let output = ''
   let stopping = false
   const keep = (/** @type {Buffer} */ d) => { output = (output + d).slice(-20000) }
@@ -164,4 +179,4 @@ async function startSwitch ({ label, env = {}, codeDir = root, say = () => {}, c
   }
 }
 
-module.exports = { ensureStack, startSwitch, startProcess, benchConfig, BENCH_DB, SEEDED_DB, NODE_FLAGS, HANDLER_PROCESSES, root }
+module.exports = { ensureStack, startSwitch, startProcess, stopChildren, benchConfig, BENCH_DB, SEEDED_DB, NODE_FLAGS, HANDLER_PROCESSES, root }
