@@ -117,9 +117,18 @@ test('a lone chunk runs at once in a transaction of its own', async () => {
 test('each shared transaction tells how long it was open, from taking its chunks to its commit', async () => {
   const name = await table()
   const { shared, groups, openMs } = recording()
-  await Promise.all([shared.run(insertWork(name, 'held', { before: pause(150) })), shared.run(insertWork(name, 'quick'))])
+  const gate = deferred()
+  const begun = deferred()
+  const both = Promise.all([shared.run(insertWork(name, 'held', { before: gate.promise, begun: begun.release })), shared.run(insertWork(name, 'quick'))])
+  // Held open, by the clock the measurement uses, from after its reads until released.
+  await begun.promise
+  const heldFrom = performance.now()
+  await pause(150)
+  const heldMs = performance.now() - heldFrom
+  gate.release()
+  await both
   expect(groups).toEqual([{ members: 2, records: 2, rolledBack: false }])
-  expect(openMs[0]).toBeGreaterThanOrEqual(150)
+  expect(openMs[0]).toBeGreaterThanOrEqual(heldMs)
 })
 
 test('chunks that become ready while the shared transactions are open wait, and go together into the next', async () => {
