@@ -96,10 +96,10 @@ async function main () {
   const { name, profile, out, code, dbName, keepLedger } = options()
   const command = `node perf/src/bench/cli.js ${process.argv.slice(2).join(' ')}`.trim()
   const say = (/** @type {string} */ m) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}`)
-  // Stopped (Ctrl-C, kill) or failed: the switch processes it started stop too.
+  // However it ends (Ctrl-C, kill, a failure), the switch processes it started stop too.
   process.once('exit', stopChildren)
   for (const [signal, code] of /** @type {const} */ ([['SIGINT', 130], ['SIGTERM', 143]])) {
-    process.once(signal, () => { say(`${signal}: stopping, with the ${stopChildren()} process(es) it started`); process.exit(code) })
+    process.once(signal, () => { say(`${signal}: stopping`); process.exit(code) })
   }
   const result = await runCampaign({ profileName: name, profile, command, code, dbName, keepLedger, say })
   const files = writeResults(result, out)

@@ -53,31 +53,36 @@ function stagesOf (parsed) {
   return out
 }
 
-/** @param {Exposition} parsed */
-function gcOf (parsed) {
+/**
+ * Sum and count of the histograms that `keyOf` names (by family and labels;
+ * undefined leaves a sample out), under that name.
+ * @param {Exposition} parsed
+ * @param {(family: string, labels: Record<string, string>) => string | undefined} keyOf
+ */
+function sumsBy (parsed, keyOf) {
   /** @type {Record<string, { sum: number, count: number }>} */
   const out = {}
   for (const { name, labels, value } of parsed.samples) {
     const s = sumOrCount(name)
-    if (!s || s.family !== GC_METRIC || labels.kind === undefined) continue
-    const entry = (out[labels.kind] ||= { sum: 0, count: 0 })
+    const key = s && keyOf(s.family, labels)
+    if (!s || key === undefined) continue
+    const entry = (out[key] ||= { sum: 0, count: 0 })
     entry[s.part] = value
   }
   return out
 }
 
 /** @param {Exposition} parsed */
-function sharedOf (parsed) {
-  /** @type {Record<string, { sum: number, count: number }>} */
-  const out = {}
-  for (const { name, value } of parsed.samples) {
-    const s = sumOrCount(name)
-    if (!s || !SHARED_METRICS[s.family]) continue
-    const entry = (out[SHARED_METRICS[s.family]] ||= { sum: 0, count: 0 })
-    entry[s.part] = value
-  }
-  return out
-}
+const gcOf = (parsed) => sumsBy(parsed, (family, labels) => (family === GC_METRIC ? labels.kind : undefined))
+
+/** @param {Exposition} parsed */
+const sharedOf = (parsed) => sumsBy(parsed, (family) => SHARED_METRICS[family])
+
+/**
+ * What a sum and count grew by between two scrapes (absent counts as zero).
+ * @param {{ sum: number, count: number } | undefined} after @param {{ sum: number, count: number } | undefined} before
+ */
+const grown = (after, before) => ({ sum: (after?.sum || 0) - (before?.sum || 0), count: (after?.count || 0) - (before?.count || 0) })
 
 /**
  * `{ stage: { processing: { sum, count }, … } }` from an exposition text.
@@ -160,7 +165,7 @@ function stageDelta (before, after) {
   const out = {}
   for (const [stage, m] of Object.entries(after.stages)) {
     const b = before.stages[stage] || {}
-    const d = (/** @type {string} */ k) => ({ sum: (m[k]?.sum || 0) - (b[k]?.sum || 0), count: (m[k]?.count || 0) - (b[k]?.count || 0) })
+    const d = (/** @type {string} */ k) => grown(m[k], b[k])
     const mean = (/** @type {string} */ k, scale = 1) => { const x = d(k); return x.count > 0 ? round(x.sum / x.count * scale) : 0 }
     const tx = d('transaction')
     if (!tx.count && !d('chunk').count) continue
@@ -172,13 +177,11 @@ function stageDelta (before, after) {
       produceMs: mean('produce', 1000)
     }
   }
-  const gcA = before.gc
-  const gcB = after.gc
   /** @type {Record<string, { count: number, ms: number, meanMs: number }>} */
   const gcs = {}
-  for (const [kind, x] of Object.entries(gcB)) {
-    const count = x.count - (gcA[kind]?.count || 0)
-    const ms = (x.sum - (gcA[kind]?.sum || 0)) * 1000
+  for (const [kind, x] of Object.entries(after.gc)) {
+    const { sum, count } = grown(x, before.gc[kind])
+    const ms = sum * 1000
     if (count > 0) gcs[kind] = { count, ms: round(ms), meanMs: round(ms / count) }
   }
   return { byStage: out, handlersGc: gcs, sharedTransactions: sharedDelta(before, after) }
@@ -191,12 +194,8 @@ function stageDelta (before, after) {
  * @param {Scrape} before @param {Scrape} after
  */
 function sharedDelta (before, after) {
-  const d = (/** @type {string} */ k) => ({
-    sum: (after.shared?.[k]?.sum || 0) - (before.shared?.[k]?.sum || 0),
-    count: (after.shared?.[k]?.count || 0) - (before.shared?.[k]?.count || 0)
-  })
-  const seconds = d('seconds')
-  const chunks = d('chunks')
+  const seconds = grown(after.shared?.seconds, before.shared?.seconds)
+  const chunks = grown(after.shared?.chunks, before.shared?.chunks)
   const elapsedS = (after.at - before.at) / 1000
   if (!seconds.count) return null
   return {
