@@ -30,16 +30,20 @@
 // At a light load nothing waits: a chunk that finds no transaction open runs
 // at once, alone.
 //
-// Under load it pays to wait a little (`lingerMs`). The consumers of a shared
-// transaction are busy producing and fetching for a few milliseconds after it
-// commits, so the next one would start with whoever else was waiting and
-// miss them; they would form the one after, and the consumers settle into
-// cohorts that commit in turn. So after a busy transaction (at least
-// `busyRecords` records) the next one starts once as many chunks wait as it
-// had, or `lingerMs` after it ended, whichever comes first. A single
-// transfer's stages never make a busy transaction (one or two records each),
-// so its latency does not pay for this; only loads that make a commit carry
-// many records do.
+// Under load it pays to keep a transaction open a little (`lingerMs`). After
+// a busy one (at least `busyRecords` records), the next one takes chunks for
+// `lingerMs` from when it opens, and a chunk that joins it starts its work at
+// once: its reads go over the shared connection as it asks for them, inside
+// the open transaction, and only its writes wait for the common COMMIT. So
+// the wait overlaps the chunks' own work instead of coming before it: a chunk
+// waits about half the window for the commit, where it would wait for the
+// transaction in progress and then its own anyway, and the transactions come
+// at most one per window however busy the consumers are. Once the window has
+// passed, no chunk joins; the transaction commits as soon as the works of the
+// chunks in it are done, and the chunks that came meanwhile open the next one.
+// A chunk whose work fails ends the window at once. A single transfer's stages
+// never make a busy transaction (one or two records each), so its latency
+// does not pay for any of this.
 
 const { createWriteBatch } = require('./write-batch')
 const { withFoldedTransaction, openFolded, SharedReadError } = require('./folded-transaction')
@@ -68,10 +72,10 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
   const waiting = []
   let open = 0
   let scheduled = false
-  /** @type {ReturnType<typeof setTimeout> | null} */
-  let lingering = null
-  /** The last busy shared transaction: how many chunks it had, and when it ended. */
-  let busy = { members: 0, endedAt: 0 }
+  /** The shared transaction that takes chunks now, if one does: how a chunk joins it. @type {((m: Member) => void) | null} */
+  let joining = null
+  /** Whether the last shared transaction was busy (the next one then takes chunks for lingerMs). */
+  let lastBusy = false
 
   /**
    * Like withFoldedTransaction(db, work, opts); resolves once the shared
@@ -84,44 +88,32 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
    */
   function run (work, { traceContext, records = 1 } = {}) {
     return new Promise((resolve, reject) => {
-      waiting.push({ work, traceContext, records, resolve, reject })
-      schedule()
+      const member = { work, traceContext, records, resolve, reject }
+      if (joining) joining(member)
+      else {
+        waiting.push(member)
+        schedule()
+      }
     })
   }
 
-  /** How much longer the next shared transaction waits for more chunks. */
-  function lingerLeft () {
-    if (!busy.members || waiting.length >= busy.members) return 0
-    return busy.endedAt + lingerMs - Date.now()
-  }
-
   // After the current turn of the event loop, so that every chunk made ready
-  // by the same event joins; after a busy one, perhaps a little later, until
-  // enough chunks wait (a wait that is no longer needed is cut short).
+  // by the same event starts the next shared transaction together.
   function schedule () {
-    if (open >= maxOpen || !waiting.length) return
-    const wait = lingerLeft()
-    if (lingering && wait <= 0) {
-      clearTimeout(lingering)
-      lingering = null
-      scheduled = false
-    }
-    if (scheduled) return
+    if (scheduled || open >= maxOpen || !waiting.length) return
     scheduled = true
-    if (wait > 0) lingering = setTimeout(start, wait)
-    else setImmediate(start)
+    setImmediate(start)
   }
 
   function start () {
     scheduled = false
-    lingering = null
     if (open >= maxOpen || !waiting.length) return
     const members = waiting.splice(0, waiting.length)
-    const records = members.reduce((n, m) => n + m.records, 0)
+    const lingers = lingerMs > 0 && lastBusy
     open++
-    runGroup(members, records).finally(() => {
+    const done = members.length === 1 && !lingers ? runAlone(members[0]) : runGroup(members, lingers)
+    done.then((records) => { lastBusy = records >= busyRecords }).finally(() => {
       open--
-      busy = lingerMs > 0 && records >= busyRecords ? { members: members.length, endedAt: Date.now() } : { members: 0, endedAt: 0 }
       schedule()
     })
   }
@@ -134,24 +126,78 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
   /** @param {Member} m @param {PromiseSettledResult<any>} outcome */
   const settle = (m, outcome) => (outcome.status === 'fulfilled' ? m.resolve(outcome.value) : m.reject(outcome.reason))
 
-  /** @param {Member[]} members @param {number} records */
-  async function runGroup (members, records) {
+  /** A lone chunk at a light load: its own transaction, at once. @param {Member} m @returns {Promise<number>} its records */
+  async function runAlone (m) {
+    const startedAt = performance.now()
+    const outcome = await alone(m)
+    if (onGroup) onGroup({ members: 1, records: m.records, rolledBack: outcome.status === 'rejected', ms: performance.now() - startedAt })
+    settle(m, outcome)
+    return m.records
+  }
+
+  /**
+   * @param {Member[]} first the chunks it starts with
+   * @param {boolean} lingers whether it takes more chunks for lingerMs
+   * @returns {Promise<number>} the records it carried
+   */
+  async function runGroup (first, lingers) {
     const startedAt = performance.now()
     const took = () => performance.now() - startedAt
-    if (members.length === 1) {
-      const outcome = await alone(members[0])
-      if (onGroup) onGroup({ members: 1, records, rolledBack: outcome.status === 'rejected', ms: took() })
-      settle(members[0], outcome)
-      return
+    /** @type {Member[]} */
+    const members = []
+    /** @type {ReturnType<ReturnType<typeof openFolded>['member']>[]} */
+    const txs = []
+    /** @type {Promise<PromiseSettledResult<any>>[]} */
+    const works = []
+    /** @type {ReturnType<typeof openFolded> | null} */
+    let folded = null
+    /** @param {number} i */
+    const startWork = (i) => {
+      const m = members[i]
+      const tx = /** @type {ReturnType<typeof openFolded>} */ (folded).member(m.traceContext)
+      txs[i] = tx
+      works[i] = Promise.allSettled([m.work(tx).then((value) => {
+        if (!tx.began()) throw new Error('withFoldedTransaction: begin() was never called')
+        return value
+      }, (err) => {
+        stopJoining() // it will be rolled back: nobody else should join it
+        throw err
+      })]).then(([s]) => s)
     }
-    const conn = await db.client.acquireConnection().catch((err) => { members.forEach((m) => m.reject(err)); return null })
-    if (!conn) return
-    const folded = openFolded(db, conn)
-    const txs = members.map((m) => folded.member(m.traceContext))
-    let settled = await Promise.allSettled(members.map((m, i) => m.work(txs[i]).then((value) => {
-      if (!txs[i].began()) throw new Error('withFoldedTransaction: begin() was never called')
-      return value
-    })))
+    /** @param {Member} m */
+    const join = (m) => {
+      members.push(m)
+      if (folded) startWork(members.length - 1)
+    }
+    /** @type {() => void} */
+    let windowOver = () => {}
+    const joinable = new Promise((resolve) => { windowOver = () => resolve(undefined) })
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    let timer = null
+    function stopJoining () {
+      if (joining === join) joining = null
+      if (timer) clearTimeout(timer)
+      timer = null
+      windowOver()
+    }
+    first.forEach(join)
+    if (lingers) {
+      joining = join
+      timer = setTimeout(stopJoining, lingerMs)
+    } else stopJoining()
+
+    const conn = await db.client.acquireConnection().catch((err) => {
+      stopJoining()
+      members.forEach((m) => m.reject(err))
+      return null
+    })
+    if (!conn) return 0
+    folded = openFolded(db, conn)
+    members.forEach((_, i) => startWork(i))
+    await joinable
+    // No chunk joins any more: the works are all started.
+    let settled = await Promise.all(works)
+    const records = members.reduce((n, m) => n + m.records, 0)
     let committed = false
     try {
       if (settled.every((s) => s.status === 'fulfilled')) {
@@ -170,7 +216,7 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
     if (onGroup) onGroup({ members: members.length, records, rolledBack: !committed, ms: took() })
     if (committed) {
       members.forEach((m, i) => settle(m, settled[i]))
-      return
+      return records
     }
     // The chunk whose own work threw keeps its error; every other one runs
     // again alone, and so does each whose shared reads failed (whose read
@@ -179,6 +225,7 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
       const s = settled[i]
       settle(m, s && s.status === 'rejected' && !(s.reason instanceof SharedReadError) ? s : await alone(m))
     }))
+    return records
   }
 
   return {

@@ -229,43 +229,84 @@ describe('after a busy shared transaction (lingerMs)', () => {
     ])
   }
 
-  test('the next waits for more chunks, up to lingerMs after it ended', async () => {
+  /** A promise and the callback that resolves it. */
+  const signal = () => {
+    const d = deferred()
+    return { ...d, begun: d.release }
+  }
+
+  test('the next takes chunks for lingerMs: one that comes later joins it and reads at once, and they commit together', async () => {
     const name = await table()
-    const { shared, groups } = recording({ lingerMs: 300, busyRecords: 3 })
+    const lingerMs = 2000
+    const { shared, groups } = recording({ lingerMs, busyRecords: 3 })
     await busyFirst(shared, name)
-    const lone = shared.run(insertWork(name, 'lone'))
-    await pause(20)
-    expect(shared.waiting()).toBe(1) // still waiting for a second chunk
-    await lone // nobody came: it ran alone when the wait was over
-    expect(groups).toEqual([{ members: 2, records: 3, rolledBack: false }, { members: 1, records: 1, rolledBack: false }])
-    expect(await rowsOf(name)).toEqual(['busy1', 'busy2', 'lone'])
+    /** @type {string[]} */
+    const events = []
+    const a = signal()
+    const first = shared.run(insertWork(name, 'a', { begun: a.begun })).then((r) => { events.push('a committed'); return r })
+    await a.promise
+    const b = signal()
+    const joinedAt = performance.now()
+    const second = shared.run(insertWork(name, 'b', { begun: () => { events.push('b read'); b.begun() } }))
+    await b.promise
+    // It read as it joined (a round trip), not when the window was over.
+    expect(performance.now() - joinedAt).toBeLessThan(lingerMs / 2)
+    const [ra, rb] = await Promise.all([first, second])
+    // b's reads ran inside a's transaction, before anything was committed.
+    expect(events).toEqual(['b read', 'a committed'])
+    expect(rb.connection).toBe(ra.connection)
+    expect(groups).toEqual([{ members: 2, records: 3, rolledBack: false }, { members: 2, records: 2, rolledBack: false }])
+    expect(await rowsOf(name)).toEqual(['a', 'b', 'busy1', 'busy2'])
   })
 
-  test('the next starts at once when as many chunks wait as it had', async () => {
+  test('a chunk that comes once the window has passed waits for the next one', async () => {
     const name = await table()
-    // A wait of a minute would outlast the test: the second chunk must start it.
-    const { shared, groups } = recording({ lingerMs: 60000, busyRecords: 3 })
+    const { shared, groups } = recording({ lingerMs: 50, busyRecords: 3 })
     await busyFirst(shared, name)
-    const first = shared.run(insertWork(name, 'next1'))
-    await pause(20)
+    const gate = deferred()
+    const first = shared.run(insertWork(name, 'slow', { before: gate.promise }))
+    await pause(150) // the window is over; the slow chunk's work is not
+    const late = shared.run(insertWork(name, 'late'))
     expect(shared.waiting()).toBe(1)
-    await Promise.all([first, shared.run(insertWork(name, 'next2'))])
-    expect(groups.map((g) => g.members)).toEqual([2, 2])
+    gate.release()
+    await Promise.all([first, late])
+    expect(groups.map((g) => g.members)).toEqual([2, 1, 1])
+    expect(await rowsOf(name)).toEqual(['busy1', 'busy2', 'late', 'slow'])
   })
 
   test('a lone chunk still runs at once after one that was not busy', async () => {
     const name = await table()
+    // A window of a minute would outlast the test.
     const { shared, groups } = recording({ lingerMs: 60000, busyRecords: 4 })
     await busyFirst(shared, name) // three records: not busy
     await shared.run(insertWork(name, 'lone'))
     expect(groups.map((g) => g.members)).toEqual([2, 1])
   })
 
-  test('and after a busy one of a single chunk (nobody else to wait for)', async () => {
+  test('a chunk that fails ends the window at once: it keeps its error, and the other commits alone', async () => {
     const name = await table()
     const { shared, groups } = recording({ lingerMs: 60000, busyRecords: 3 })
-    await shared.run(insertWork(name, 'big'), { records: 50 })
-    await shared.run(insertWork(name, 'lone'))
-    expect(groups).toEqual([{ members: 1, records: 50, rolledBack: false }, { members: 1, records: 1, rolledBack: false }])
+    await busyFirst(shared, name)
+    const a = signal()
+    const first = shared.run(insertWork(name, 'a', { begun: a.begun }))
+    await a.promise
+    const failing = shared.run(insertWork(name, 'b', { fail: new Error('boom') }))
+    await expect(failing).rejects.toThrow('boom')
+    expect((await first).id).toBe('a')
+    expect(groups).toEqual([{ members: 2, records: 3, rolledBack: false }, { members: 2, records: 2, rolledBack: true }])
+    expect(await rowsOf(name)).toEqual(['a', 'busy1', 'busy2'])
+  })
+
+  test('a joining chunk whose read fails gets its own error; the one before it commits', async () => {
+    const name = await table()
+    const { shared } = recording({ lingerMs: 60000, busyRecords: 3 })
+    await busyFirst(shared, name)
+    const a = signal()
+    const first = shared.run(insertWork(name, 'a', { begun: a.begun }))
+    await a.promise
+    const failing = shared.run(insertWork(name, 'b', { countFrom: `${name}_missing` }))
+    await expect(failing).rejects.toMatchObject({ code: 'ER_NO_SUCH_TABLE' })
+    expect((await first).id).toBe('a')
+    expect(await rowsOf(name)).toEqual(['a', 'busy1', 'busy2'])
   })
 })
