@@ -66,6 +66,9 @@ const { withFoldedTransaction, openFolded, SharedReadError } = require('./folded
  *   may wait for as many chunks as it had (0: never waits); busyRecords: the records that make
  *   one busy; onGroup: told about each one (metrics, tests)
  */
+/** How many of the last busy shared transactions tell how many chunks the next one waits for. */
+const RECENT = 8
+
 function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = Infinity, onGroup }) {
   if (!(maxOpen >= 1)) throw new Error('createSharedTransactions: maxOpen must be at least 1')
   /** @type {Member[]} */
@@ -76,6 +79,8 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
   let joining = null
   /** Whether the last shared transaction was busy (the next one then takes chunks for lingerMs). */
   let lastBusy = false
+  /** How many chunks each of the last few busy ones carried, the latest last. @type {number[]} */
+  const recentChunks = []
 
   /**
    * Like withFoldedTransaction(db, work, opts); resolves once the shared
@@ -111,8 +116,13 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
     const members = waiting.splice(0, waiting.length)
     const lingers = lingerMs > 0 && lastBusy
     open++
-    const done = members.length === 1 && !lingers ? runAlone(members[0]) : runGroup(members, lingers)
-    done.then((records) => { lastBusy = records >= busyRecords }).finally(() => {
+    const done = members.length === 1 && !lingers ? runAlone(members[0]) : runGroup(members, lingers ? Math.max(...recentChunks) : 0)
+    done.then(({ chunks, records }) => {
+      lastBusy = records >= busyRecords
+      if (!lastBusy) return
+      recentChunks.push(chunks)
+      if (recentChunks.length > RECENT) recentChunks.shift()
+    }).finally(() => {
       open--
       schedule()
     })
@@ -126,21 +136,22 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
   /** @param {Member} m @param {PromiseSettledResult<any>} outcome */
   const settle = (m, outcome) => (outcome.status === 'fulfilled' ? m.resolve(outcome.value) : m.reject(outcome.reason))
 
-  /** A lone chunk at a light load: its own transaction, at once. @param {Member} m @returns {Promise<number>} its records */
+  /** A lone chunk at a light load: its own transaction, at once. @param {Member} m @returns {Promise<{ chunks: number, records: number }>} */
   async function runAlone (m) {
     const startedAt = performance.now()
     const outcome = await alone(m)
     if (onGroup) onGroup({ members: 1, records: m.records, rolledBack: outcome.status === 'rejected', ms: performance.now() - startedAt })
     settle(m, outcome)
-    return m.records
+    return { chunks: 1, records: m.records }
   }
 
   /**
    * @param {Member[]} first the chunks it starts with
-   * @param {boolean} lingers whether it takes more chunks for lingerMs
-   * @returns {Promise<number>} the records it carried
+   * @param {number} expected 0: it takes no more chunks; otherwise it takes them for lingerMs,
+   *   or until it has this many
+   * @returns {Promise<{ chunks: number, records: number }>} what it carried
    */
-  async function runGroup (first, lingers) {
+  async function runGroup (first, expected) {
     const startedAt = performance.now()
     const took = () => performance.now() - startedAt
     /** @type {Member[]} */
@@ -168,6 +179,7 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
     const join = (m) => {
       members.push(m)
       if (folded) startWork(members.length - 1)
+      if (members.length >= expected) stopJoining() // everyone it waits for is in
     }
     /** @type {() => void} */
     let windowOver = () => {}
@@ -180,8 +192,8 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
       timer = null
       windowOver()
     }
-    first.forEach(join)
-    if (lingers) {
+    members.push(...first)
+    if (expected > members.length) {
       joining = join
       timer = setTimeout(stopJoining, lingerMs)
     } else stopJoining()
@@ -191,7 +203,7 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
       members.forEach((m) => m.reject(err))
       return null
     })
-    if (!conn) return 0
+    if (!conn) return { chunks: members.length, records: 0 }
     folded = openFolded(db, conn)
     members.forEach((_, i) => startWork(i))
     await joinable
@@ -216,7 +228,7 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
     if (onGroup) onGroup({ members: members.length, records, rolledBack: !committed, ms: took() })
     if (committed) {
       members.forEach((m, i) => settle(m, settled[i]))
-      return records
+      return { chunks: members.length, records }
     }
     // The chunk whose own work threw keeps its error; every other one runs
     // again alone, and so does each whose shared reads failed (whose read
@@ -225,7 +237,7 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
       const s = settled[i]
       settle(m, s && s.status === 'rejected' && !(s.reason instanceof SharedReadError) ? s : await alone(m))
     }))
-    return records
+    return { chunks: members.length, records }
   }
 
   return {
