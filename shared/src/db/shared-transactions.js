@@ -31,19 +31,18 @@
 // at once, alone.
 //
 // Under load it pays to keep a transaction open a little (`lingerMs`). After
-// a busy one (at least `busyRecords` records), the next one takes chunks for
-// `lingerMs` from when it opens, and a chunk that joins it starts its work at
-// once: its reads go over the shared connection as it asks for them, inside
-// the open transaction, and only its writes wait for the common COMMIT. So
-// the wait overlaps the chunks' own work instead of coming before it: a chunk
-// waits about half the window for the commit, where it would wait for the
-// transaction in progress and then its own anyway, and the transactions come
-// at most one per window however busy the consumers are. Once the window has
-// passed, no chunk joins; the transaction commits as soon as the works of the
-// chunks in it are done, and the chunks that came meanwhile open the next one.
-// A chunk whose work fails ends the window at once. A single transfer's stages
-// never make a busy transaction (one or two records each), so its latency
-// does not pay for any of this.
+// a busy one (at least `busyRecords` records), the next one takes chunks as
+// they come, and a chunk that joins it starts its work at once: its reads go
+// over the shared connection as it asks for them, inside the open
+// transaction, and only its writes wait for the common COMMIT. So the wait
+// overlaps the chunks' own work instead of coming before it. It stops taking
+// chunks once it has as many as the most of the last few busy ones had
+// (everyone it waits for is in), or `lingerMs` after it opened, or when a
+// chunk's work fails; it commits as soon as the works of the chunks in it are
+// done, and the chunks that come meanwhile open the next one. The consumers
+// then commit together once per cycle instead of in cohorts that take turns.
+// A single transfer's stages never make a busy transaction (one or two
+// records each), so its latency does not pay for any of this.
 
 const { createWriteBatch } = require('./write-batch')
 const { withFoldedTransaction, openFolded, SharedReadError } = require('./folded-transaction')
@@ -59,16 +58,16 @@ const { withFoldedTransaction, openFolded, SharedReadError } = require('./folded
  *   ms: from taking its chunks to its commit or rollback (a chunk run again alone after a rollback is not in it)
  */
 
+/** How many of the last busy shared transactions tell how many chunks the next one waits for. */
+const RECENT = 8
+
 /**
  * @param {import('knex').Knex} db
  * @param {{ maxOpen: number, lingerMs?: number, busyRecords?: number, onGroup?: (info: GroupInfo) => void }} opts
  *   maxOpen: shared transactions open at once; lingerMs: how long after a busy one the next
- *   may wait for as many chunks as it had (0: never waits); busyRecords: the records that make
+ *   may take chunks for (0: none after the first); busyRecords: the records that make
  *   one busy; onGroup: told about each one (metrics, tests)
  */
-/** How many of the last busy shared transactions tell how many chunks the next one waits for. */
-const RECENT = 8
-
 function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = Infinity, onGroup }) {
   if (!(maxOpen >= 1)) throw new Error('createSharedTransactions: maxOpen must be at least 1')
   /** @type {Member[]} */
