@@ -13,7 +13,7 @@ const { CONFIGS } = require('./profiles')
 const { snapshotTree } = require('./snapshot')
 const acc = require('./accounting')
 const path = require('node:path')
-const { speedProbe, parallelProbe, fsyncProbe } = require('./speed-probe')
+const { speedProbe, parallelProbe, fsyncProbe, againstReference } = require('./speed-probe')
 const { stackPaths } = require('../../../scripts/stack/paths')
 const { failLeftoverCallbacks } = require('./ledger-facts')
 const { ensureRoom } = require('./disk')
@@ -97,6 +97,8 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
     throw err
   }
   const firstProbe = await probeMachine()
+  const { note: speedNote } = againstReference(firstProbe.speedMs)
+  if (speedNote) say(speedNote)
   const result = {
     schema: 'switchyard-bench/1',
     profile: profileName,

@@ -4,6 +4,8 @@
 // comparisons, the generator's ceiling, every step of every run with its
 // gates and its work per transfer, and the charts.
 
+const { againstReference } = require('./speed-probe')
+
 /** @param {any} x median/min/max spread */
 const f = (x) => (x ? (x.n > 1 ? `${x.median} (${x.min}–${x.max})` : `${x.median}`) : '–')
 /** @param {any} v */
@@ -35,6 +37,9 @@ function renderMarkdown (result, svgFiles) {
     L.push(`Speed probe (the same fixed single-threaded work, ms; lower is faster — a shared VM's speed drifts): ${start.speedMs} at the start` +
       `${before.length ? `, ${range(before, (p) => p.speedMs)} before the runs` : ''}${end ? `, ${end.speedMs} at the end` : ''}.`, '')
     const all = [start, ...before, end].filter(Boolean)
+    // The slowest probe of the campaign says how far off its figures may be.
+    const { note } = againstReference(Math.max(...all.map((p) => p.speedMs)))
+    if (note) L.push(`**${note}**`, '')
     L.push(`The same work on every core at once (slowest thread, ms): ${range(all, (p) => p.parallelMs)}; a 4 KB write made durable (fdatasync) in the local stack's directory: p50 ${range(all, (p) => p.fsyncMs.p50)} ms, p99 ${range(all, (p) => p.fsyncMs.p99)} ms (at the start, before each run and at the end).`, '')
   }
   L.push(`Durable settings: MariaDB ${d.mariadbVersion} \`innodb_flush_log_at_trx_commit=${d.innodb_flush_log_at_trx_commit}\` (binlog ${d.log_bin ? 'on' : 'off'}${d.innodbBufferPoolMiB ? `, buffer pool ${d.innodbBufferPoolMiB} MiB` : ''}${d.innodbRedoLogMiB ? `, redo log ${d.innodbRedoLogMiB} MiB, io_capacity ${d.innodbIoCapacity}` : ''}); ` +

@@ -25,8 +25,8 @@ const { exactPercentile } = require('./histogram')
 
 /**
  * Times a fixed, deterministic piece of work (integer arithmetic and sha256,
- * about 100 ms on the reference machine); the best of `tries`, so a single
- * interruption does not count.
+ * about 80 ms on the machine the README's figures come from: REFERENCE_SPEED_MS);
+ * the best of `tries`, so a single interruption does not count.
  * @param {number} [tries]
  * @returns {number} milliseconds
  */
@@ -97,4 +97,26 @@ function fsyncProbe (dir, { count = 200 } = {}) {
   return { p50: at(50), p99: at(99), max: at(100) }
 }
 
-module.exports = { speedProbe, parallelProbe, fsyncProbe }
+/**
+ * The speed probe on the machine the README's figures come from: 80.3–82.2 ms
+ * over the campaigns they were read from.
+ */
+const REFERENCE_SPEED_MS = 81
+
+/**
+ * How this machine compares with the one the README's figures come from, and
+ * what that means for reading its figures when it is far off (a 20% drift
+ * already moves the max rate by a ladder step; docs/performance.md).
+ * @param {number} speedMs a speed probe
+ * @returns {{ ratio: number, note: string | null }} ratio: how many times slower (below 1: faster)
+ */
+function againstReference (speedMs) {
+  const ratio = round(speedMs / REFERENCE_SPEED_MS, 2)
+  const off = ratio >= 1.2 ? `${ratio}× slower than` : ratio <= 0.83 ? `${round(1 / ratio, 2)}× faster than` : null
+  return {
+    ratio,
+    note: off && `The speed probe (${speedMs} ms, against ${REFERENCE_SPEED_MS} ms) says this machine is ${off} the one the README's figures come from: compare these figures with runs at the same speed only, not with the README's.`
+  }
+}
+
+module.exports = { speedProbe, parallelProbe, fsyncProbe, againstReference, REFERENCE_SPEED_MS }

@@ -3,7 +3,7 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { parallelProbe, fsyncProbe } = require('../../src/bench/speed-probe')
+const { parallelProbe, fsyncProbe, againstReference, REFERENCE_SPEED_MS } = require('../../src/bench/speed-probe')
 
 describe('machine probes', () => {
   // speedProbe itself is left to the bench: inside jest's module sandbox its
@@ -27,5 +27,14 @@ describe('machine probes', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  test('a probe far from the README\'s machine says how far, and that the figures compare only at the same speed', () => {
+    expect(againstReference(REFERENCE_SPEED_MS)).toEqual({ ratio: 1, note: null })
+    expect(againstReference(REFERENCE_SPEED_MS * 1.15).note).toBeNull() // the drift of an hour
+    const slow = againstReference(405)
+    expect(slow.ratio).toBe(5)
+    expect(slow.note).toMatch(/405 ms, against 81 ms\) says this machine is 5× slower than the one the README's figures come from/)
+    expect(againstReference(40.5).note).toMatch(/2× faster than/)
   })
 })
