@@ -35,7 +35,10 @@
 // they come, and a chunk that joins it starts its work at once: its reads go
 // over the shared connection as it asks for them, inside the open
 // transaction, and only its writes wait for the common COMMIT. So the wait
-// overlaps the chunks' own work instead of coming before it. It stops taking
+// overlaps the chunks' own work instead of coming before it. A chunk that
+// joins late still reads what other connections committed after the
+// transaction opened: every connection runs READ COMMITTED (create-db.js),
+// where each read sees the latest commits, not a snapshot from the start. It stops taking
 // chunks once it has as many as the most of the last few busy ones had
 // (everyone it waits for is in), or `lingerMs` after it opened, or when a
 // chunk's work fails; it commits as soon as the works of the chunks in it are

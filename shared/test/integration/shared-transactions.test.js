@@ -255,6 +255,19 @@ describe('after a busy shared transaction (lingerMs)', () => {
     expect(await rowsOf(name)).toEqual(['a', 'b', 'busy1', 'busy2', 'busy3', 'c'])
   })
 
+  test('a chunk that joins late reads what other connections committed after the transaction opened', async () => {
+    const name = await table()
+    const { shared } = recording({ lingerMs: aMinute, busyRecords: 3 })
+    await busyFirst(shared, name, 3)
+    const a = signal()
+    const first = shared.run(insertWork(name, 'a', { begun: a.begun }))
+    await a.promise // the shared transaction is open, and has read the table
+    await db(name).insert({ id: 'outside', note: 'committed on another connection' })
+    const [ra, rb] = await Promise.all([first, shared.run(insertWork(name, 'b')), shared.run(insertWork(name, 'c'))])
+    expect(rb.connection).toBe(ra.connection)
+    expect([ra.before, rb.before]).toEqual([3, 4])
+  })
+
   test('when they do not come, it waits lingerMs; a chunk that comes after that waits for the next one', async () => {
     const name = await table()
     const { shared, groups } = recording({ lingerMs: 50, busyRecords: 3 })
