@@ -30,22 +30,22 @@
 // At a light load nothing waits: a chunk that finds no transaction open runs
 // at once, alone.
 //
-// Under load it pays to keep a transaction open a little (`lingerMs`). After
-// a busy one (at least `busyRecords` records), the next one takes chunks as
-// they come, and a chunk that joins it starts its work at once: its reads go
-// over the shared connection as it asks for them, inside the open
-// transaction, and only its writes wait for the common COMMIT. So the wait
-// overlaps the chunks' own work instead of coming before it. A chunk that
-// joins late still reads what other connections committed after the
-// transaction opened: every connection runs READ COMMITTED (create-db.js),
-// where each read sees the latest commits, not a snapshot from the start. It stops taking
-// chunks once it has as many as the most of the last few busy ones had
-// (everyone it waits for is in), or `lingerMs` after it opened, or when a
-// chunk's work fails; it commits as soon as the works of the chunks in it are
-// done, and the chunks that come meanwhile open the next one. The consumers
-// then commit together once per cycle instead of in cohorts that take turns.
-// A single transfer's stages never make a busy transaction (one or two
-// records each), so its latency does not pay for any of this.
+// Under load it pays to keep a transaction open a little (`lingerMs`). After a
+// busy one (at least `busyRecords` records), the next one takes chunks as they
+// come, and a chunk that joins it starts its work at once: its reads go over
+// the shared connection as it asks for them, inside the open transaction, and
+// only its writes wait for the common COMMIT. So the wait overlaps the chunks'
+// own work instead of coming before it. A chunk that joins late still reads
+// what other connections committed after the transaction opened: every
+// connection runs READ COMMITTED (create-db.js), where each read sees the
+// latest commits, not a snapshot from the start. It stops taking chunks once
+// it has as many as the most of the last few busy ones had (everyone it waits
+// for is in), or `lingerMs` after it opened, or when a chunk's work fails; it
+// commits as soon as the works of the chunks in it are done, and the chunks
+// that come meanwhile open the next one. The consumers then commit together
+// once per cycle instead of in cohorts that take turns. A single transfer's
+// stages never make a busy transaction (one or two records each), so its
+// latency does not pay for any of this.
 
 const { createWriteBatch } = require('./write-batch')
 const { withFoldedTransaction, openFolded, SharedReadError } = require('./folded-transaction')
