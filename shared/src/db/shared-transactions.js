@@ -39,8 +39,9 @@
 // what other connections committed after the transaction opened: every
 // connection runs READ COMMITTED (create-db.js), where each read sees the
 // latest commits, not a snapshot from the start. It stops taking chunks once
-// it has as many as the most of the last few busy ones had (everyone it waits
-// for is in), or `lingerMs` after it opened, or when a chunk's work fails; it
+// every consumer whose chunks were in the last few busy ones has a chunk in it
+// (everyone it waits for is in), or `lingerMs` after it opened, or when a
+// chunk's work fails; it
 // commits as soon as the works of the chunks in it are done, and the chunks
 // that come meanwhile open the next one. The consumers then commit together
 // once per cycle instead of in cohorts that take turns. A single transfer's
@@ -56,12 +57,13 @@ const { withFoldedTransaction, openFolded, SharedReadError } = require('./folded
  */
 /**
  * @typedef {{ work: FoldedWork<any>, traceContext?: import('@opentelemetry/api').Context, records: number,
- *   resolve: (value: any) => void, reject: (err: any) => void }} Member
+ *   source: unknown, resolve: (value: any) => void, reject: (err: any) => void }} Member
+ *   source: whose chunk it is (a consumer's group id; chunks without one count as one source)
  * @typedef {{ members: number, records: number, rolledBack: boolean, ms: number }} GroupInfo
  *   ms: from taking its chunks to its commit or rollback (a chunk run again alone after a rollback is not in it)
  */
 
-/** How many of the last busy shared transactions tell how many chunks the next one waits for. */
+/** How many of the last busy shared transactions tell whose chunks the next one waits for. */
 const RECENT = 8
 
 /**
@@ -81,21 +83,23 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
   let joining = null
   /** Whether the last shared transaction was busy (the next one then takes chunks for lingerMs). */
   let lastBusy = false
-  /** How many chunks each of the last few busy ones carried, the latest last. @type {number[]} */
-  const recentChunks = []
+  /** Whose chunks each of the last few busy ones carried, the latest last. @type {Set<unknown>[]} */
+  const recentSources = []
 
   /**
    * Like withFoldedTransaction(db, work, opts); resolves once the shared
    * transaction it joined is committed.
    * @template T
    * @param {FoldedWork<T>} work
-   * @param {{ traceContext?: import('@opentelemetry/api').Context, records?: number }} [opts]
-   *   records: how many records the work applies (what makes a shared transaction busy)
+   * @param {{ traceContext?: import('@opentelemetry/api').Context, records?: number, source?: string }} [opts]
+   *   records: how many records the work applies (what makes a shared transaction busy);
+   *   source: whose chunk it is (the consumer's group id)
    * @returns {Promise<T>}
    */
-  function run (work, { traceContext, records = 1 } = {}) {
+  function run (work, { traceContext, records = 1, source } = {}) {
     return new Promise((resolve, reject) => {
-      const member = { work, traceContext, records, resolve, reject }
+      /** @type {Member} */
+      const member = { work, traceContext, records, source, resolve, reject }
       if (joining) joining(member)
       else {
         waiting.push(member)
@@ -118,12 +122,13 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
     const members = waiting.splice(0, waiting.length)
     const lingers = lingerMs > 0 && lastBusy
     open++
-    const done = members.length === 1 && !lingers ? runAlone(members[0]) : runGroup(members, lingers ? Math.max(...recentChunks) : 0)
-    done.then(({ chunks, records }) => {
+    const expected = lingers ? new Set(recentSources.flatMap((sources) => [...sources])) : new Set()
+    const done = members.length === 1 && !lingers ? runAlone(members[0]) : runGroup(members, expected)
+    done.then(({ sources, records }) => {
       lastBusy = records >= busyRecords
       if (!lastBusy) return
-      recentChunks.push(chunks)
-      if (recentChunks.length > RECENT) recentChunks.shift()
+      recentSources.push(sources)
+      if (recentSources.length > RECENT) recentSources.shift()
     }).finally(() => {
       open--
       schedule()
@@ -138,20 +143,20 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
   /** @param {Member} m @param {PromiseSettledResult<any>} outcome */
   const settle = (m, outcome) => (outcome.status === 'fulfilled' ? m.resolve(outcome.value) : m.reject(outcome.reason))
 
-  /** A lone chunk at a light load: its own transaction, at once. @param {Member} m @returns {Promise<{ chunks: number, records: number }>} */
+  /** A lone chunk at a light load: its own transaction, at once. @param {Member} m @returns {Promise<{ sources: Set<unknown>, records: number }>} */
   async function runAlone (m) {
     const startedAt = performance.now()
     const outcome = await alone(m)
     if (onGroup) onGroup({ members: 1, records: m.records, rolledBack: outcome.status === 'rejected', ms: performance.now() - startedAt })
     settle(m, outcome)
-    return { chunks: 1, records: m.records }
+    return { sources: new Set([m.source]), records: m.records }
   }
 
   /**
    * @param {Member[]} first the chunks it starts with
-   * @param {number} expected 0: it takes no more chunks; otherwise it takes them for lingerMs,
-   *   or until it has this many
-   * @returns {Promise<{ chunks: number, records: number }>} what it carried
+   * @param {Set<unknown>} expected whose chunks it waits for: it takes chunks for lingerMs, or
+   *   until each of them has one in it (none: it takes no more)
+   * @returns {Promise<{ sources: Set<unknown>, records: number }>} what it carried
    */
   async function runGroup (first, expected) {
     const startedAt = performance.now()
@@ -177,11 +182,14 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
         throw err
       })]).then(([s]) => s)
     }
+    /** Of the sources it waits for, those with no chunk in it yet. */
+    const missing = new Set(expected)
     /** @param {Member} m */
     const join = (m) => {
       members.push(m)
+      missing.delete(m.source)
       if (folded) startWork(members.length - 1)
-      if (members.length >= expected) stopJoining() // everyone it waits for is in
+      if (!missing.size) stopJoining() // everyone it waits for is in
     }
     /** @type {() => void} */
     let windowOver = () => {}
@@ -195,7 +203,8 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
       windowOver()
     }
     members.push(...first)
-    if (expected > members.length) {
+    for (const m of first) missing.delete(m.source)
+    if (missing.size) {
       joining = join
       timer = setTimeout(stopJoining, lingerMs)
     } else stopJoining()
@@ -205,7 +214,7 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
       members.forEach((m) => m.reject(err))
       return null
     })
-    if (!conn) return { chunks: members.length, records: 0 }
+    if (!conn) return { sources: new Set(), records: 0 }
     folded = openFolded(db, conn)
     members.forEach((_, i) => startWork(i))
     await joinable
@@ -230,7 +239,7 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
     if (onGroup) onGroup({ members: members.length, records, rolledBack: !committed, ms: took() })
     if (committed) {
       members.forEach((m, i) => settle(m, settled[i]))
-      return { chunks: members.length, records }
+      return { sources: new Set(members.map((m) => m.source)), records }
     }
     // The chunk whose own work threw keeps its error; every other one runs
     // again alone, and so does each whose shared reads failed (whose read
@@ -239,7 +248,7 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
       const s = settled[i]
       settle(m, s && s.status === 'rejected' && !(s.reason instanceof SharedReadError) ? s : await alone(m))
     }))
-    return { chunks: members.length, records }
+    return { sources: new Set(members.map((m) => m.source)), records }
   }
 
   return {

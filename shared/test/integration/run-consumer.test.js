@@ -4,7 +4,7 @@
 // DB commit → produce → offset commit, redelivery, dead letters, and a process
 // killed between the DB commit and the produce — with transactions of its
 // own, with its reads before the transaction (readsFirst), and in
-// transactions shared with other consumers.
+// transactions shared with other consumers, lingering ones included.
 
 const path = require('node:path')
 const os = require('node:os')
@@ -188,6 +188,27 @@ test('consumers of one process that are ready while a shared transaction is open
   // Each chunk tells the shared transaction how many records it applies.
   expect(groups).toEqual([{ members: 1, records: 1, rolledBack: false }, { members: 2, records: 4, rolledBack: false }])
   expect([await effects(slow), await effects(a), await effects(b)]).toEqual([{ slow: 1 }, { a1: 1, a2: 1, a3: 1 }, { b: 1 }])
+})
+
+test('consumers of one process in lingering shared transactions: chunks join as they come, and each record is applied once, in order', async () => {
+  const groups = []
+  // Every transaction is busy (one record), so each next one takes the chunks that come for up to 100 ms.
+  const transactions = createSharedTransactions(db, { maxOpen: 1, lingerMs: 100, busyRecords: 1, onGroup: ({ ms, ...g }) => groups.push(g) })
+  const [a, b] = [await scenario(), await scenario()]
+  const outs = [await tk.collect(a.outTopic), await tk.collect(b.outTopic)]
+  const sent = [ids(40, 'la'), ids(40, 'lb')]
+  await tk.send([...sent[0].map((id) => ({ topic: a.inTopic, key: 'k', value: { id } })), ...sent[1].map((id) => ({ topic: b.inTopic, key: 'k', value: { id } }))])
+  const seen = [[], []]
+  await start(a, { seen: seen[0] }, { maxBatchSize: 5 }, 'shared transactions', transactions)
+  await start(b, { seen: seen[1] }, { maxBatchSize: 5 }, 'shared transactions', transactions)
+  await Promise.all(outs.map((o) => o.waitForCount(40)))
+  // Both consumers' chunks went into the same transactions.
+  expect(groups.some((g) => g.members === 2)).toBe(true)
+  expect(groups.every((g) => !g.rolledBack)).toBe(true)
+  expect([await effects(a), await effects(b)]).toEqual(sent.map((some) => Object.fromEntries(some.map((id) => [id, 1]))))
+  expect(outs.map((o) => o.messages.map((m) => m.value.id))).toEqual(sent)
+  for (const s of seen) expect(s.map((r) => Number(r.offset))).toEqual(s.map((_, i) => i))
+  for (const s of [a, b]) await waitUntil(async () => (await tk.committed(s.groupId, s.inTopic))[0] === 40, { what: 'offsets committed' })
 })
 
 /** Runs the crash-test consumer as a child process. */

@@ -221,9 +221,12 @@ test('a work that never began its transaction is an error, as it is alone', asyn
 })
 
 describe('after a busy shared transaction (lingerMs)', () => {
-  /** Runs one busy shared transaction of `chunks` chunks (one record more than chunks). */
+  /**
+   * Runs one busy shared transaction (one record more than chunks) of a chunk from each of
+   * `chunks` consumers, c1, c2, …
+   */
   async function busyFirst (shared, name, chunks = 2) {
-    await Promise.all(Array.from({ length: chunks }, (_, i) => shared.run(insertWork(name, `busy${i + 1}`), { records: i ? 1 : 2 })))
+    await Promise.all(Array.from({ length: chunks }, (_, i) => shared.run(insertWork(name, `busy${i + 1}`), { records: i ? 1 : 2, source: `c${i + 1}` })))
   }
 
   /** A promise and the callback that resolves it. */
@@ -235,24 +238,36 @@ describe('after a busy shared transaction (lingerMs)', () => {
   // A window of a minute would outlast the test: whatever ends these windows, it is not the time.
   const aMinute = 60000
 
-  test('the next takes chunks as they come, each reading at once, until it has as many as the busy one had; they commit together', async () => {
+  test('the next takes chunks as they come, each reading at once, until every consumer of the busy one is in; they commit together', async () => {
     const name = await table()
     const { shared, groups } = recording({ lingerMs: aMinute, busyRecords: 3 })
     await busyFirst(shared, name, 3)
     /** @type {string[]} */
     const events = []
     const a = signal()
-    const first = shared.run(insertWork(name, 'a', { begun: a.begun })).then((r) => { events.push('a committed'); return r })
+    const first = shared.run(insertWork(name, 'a', { begun: a.begun }), { source: 'c1' }).then((r) => { events.push('a committed'); return r })
     await a.promise
     const b = signal()
-    const second = shared.run(insertWork(name, 'b', { begun: () => { events.push('b read'); b.begun() } }))
-    await b.promise // b read inside a's open transaction, with a third chunk still to come
+    const second = shared.run(insertWork(name, 'b', { begun: () => { events.push('b read'); b.begun() } }), { source: 'c2' })
+    await b.promise // b read inside a's open transaction, with c3 still to come
     events.push('c came')
-    const results = await Promise.all([first, second, shared.run(insertWork(name, 'c'))])
+    const results = await Promise.all([first, second, shared.run(insertWork(name, 'c'), { source: 'c3' })])
     expect(events).toEqual(['b read', 'c came', 'a committed'])
     expect(new Set(results.map((r) => r.connection)).size).toBe(1)
     expect(groups).toEqual([{ members: 3, records: 4, rolledBack: false }, { members: 3, records: 3, rolledBack: false }])
     expect(await rowsOf(name)).toEqual(['a', 'b', 'busy1', 'busy2', 'busy3', 'c'])
+  })
+
+  test('it waits for the consumers of the last few busy ones, whichever of them opens it', async () => {
+    const name = await table()
+    const { shared, groups } = recording({ lingerMs: aMinute, busyRecords: 2 })
+    await shared.run(insertWork(name, 'turn'), { records: 2, source: 'c1' }) // alone, and busy
+    const second = shared.run(insertWork(name, 'b'), { source: 'c2' })
+    await pause(20)
+    expect(groups).toHaveLength(1) // c2's transaction is open, waiting for c1
+    const [rb, ra] = await Promise.all([second, shared.run(insertWork(name, 'a'), { source: 'c1' })])
+    expect(ra.connection).toBe(rb.connection)
+    expect(groups.map((g) => g.members)).toEqual([1, 2])
   })
 
   test('a chunk that joins late reads what other connections committed after the transaction opened', async () => {
@@ -260,10 +275,10 @@ describe('after a busy shared transaction (lingerMs)', () => {
     const { shared } = recording({ lingerMs: aMinute, busyRecords: 3 })
     await busyFirst(shared, name, 3)
     const a = signal()
-    const first = shared.run(insertWork(name, 'a', { begun: a.begun }))
+    const first = shared.run(insertWork(name, 'a', { begun: a.begun }), { source: 'c1' })
     await a.promise // the shared transaction is open, and has read the table
     await db(name).insert({ id: 'outside', note: 'committed on another connection' })
-    const [ra, rb] = await Promise.all([first, shared.run(insertWork(name, 'b')), shared.run(insertWork(name, 'c'))])
+    const [ra, rb] = await Promise.all([first, shared.run(insertWork(name, 'b'), { source: 'c2' }), shared.run(insertWork(name, 'c'), { source: 'c3' })])
     expect(rb.connection).toBe(ra.connection)
     expect([ra.before, rb.before]).toEqual([3, 4])
   })
@@ -273,9 +288,9 @@ describe('after a busy shared transaction (lingerMs)', () => {
     const { shared, groups } = recording({ lingerMs: 50, busyRecords: 3 })
     await busyFirst(shared, name)
     const gate = deferred()
-    const first = shared.run(insertWork(name, 'slow', { before: gate.promise }))
+    const first = shared.run(insertWork(name, 'slow', { before: gate.promise }), { source: 'c1' })
     await pause(150) // the window is over; the slow chunk's work is not
-    const late = shared.run(insertWork(name, 'late'))
+    const late = shared.run(insertWork(name, 'late'), { source: 'c2' })
     expect(shared.waiting()).toBe(1)
     gate.release()
     await Promise.all([first, late])
@@ -287,16 +302,16 @@ describe('after a busy shared transaction (lingerMs)', () => {
     const name = await table()
     const { shared, groups } = recording({ lingerMs: aMinute, busyRecords: 4 })
     await busyFirst(shared, name) // three records: not busy
-    await shared.run(insertWork(name, 'lone'))
+    await shared.run(insertWork(name, 'lone'), { source: 'c1' })
     expect(groups.map((g) => g.members)).toEqual([2, 1])
   })
 
-  test('and after a busy one of a single chunk: no other chunk is expected', async () => {
+  test('and after busy ones of a single consumer: no other is expected', async () => {
     const name = await table()
     const { shared, groups } = recording({ lingerMs: aMinute, busyRecords: 3 })
-    await shared.run(insertWork(name, 'big'), { records: 50 })
-    await shared.run(insertWork(name, 'lone'))
-    expect(groups).toEqual([{ members: 1, records: 50, rolledBack: false }, { members: 1, records: 1, rolledBack: false }])
+    await shared.run(insertWork(name, 'big'), { records: 50, source: 'c1' })
+    await shared.run(insertWork(name, 'next'), { records: 50, source: 'c1' })
+    expect(groups).toEqual([{ members: 1, records: 50, rolledBack: false }, { members: 1, records: 50, rolledBack: false }])
   })
 
   test('a chunk that fails ends the window at once: it keeps its error, and the other commits alone', async () => {
@@ -304,9 +319,9 @@ describe('after a busy shared transaction (lingerMs)', () => {
     const { shared, groups } = recording({ lingerMs: aMinute, busyRecords: 3 })
     await busyFirst(shared, name, 3)
     const a = signal()
-    const first = shared.run(insertWork(name, 'a', { begun: a.begun }))
+    const first = shared.run(insertWork(name, 'a', { begun: a.begun }), { source: 'c1' })
     await a.promise
-    const failing = shared.run(insertWork(name, 'b', { fail: new Error('boom') }))
+    const failing = shared.run(insertWork(name, 'b', { fail: new Error('boom') }), { source: 'c2' })
     await expect(failing).rejects.toThrow('boom')
     expect((await first).id).toBe('a')
     expect(groups).toEqual([{ members: 3, records: 4, rolledBack: false }, { members: 2, records: 2, rolledBack: true }])
@@ -318,9 +333,9 @@ describe('after a busy shared transaction (lingerMs)', () => {
     const { shared } = recording({ lingerMs: aMinute, busyRecords: 3 })
     await busyFirst(shared, name, 3)
     const a = signal()
-    const first = shared.run(insertWork(name, 'a', { begun: a.begun }))
+    const first = shared.run(insertWork(name, 'a', { begun: a.begun }), { source: 'c1' })
     await a.promise
-    const failing = shared.run(insertWork(name, 'b', { countFrom: `${name}_missing` }))
+    const failing = shared.run(insertWork(name, 'b', { countFrom: `${name}_missing` }), { source: 'c2' })
     await expect(failing).rejects.toMatchObject({ code: 'ER_NO_SUCH_TABLE' })
     expect((await first).id).toBe('a')
     expect(await rowsOf(name)).toEqual(['a', 'busy1', 'busy2', 'busy3'])
