@@ -41,12 +41,11 @@
 // latest commits, not a snapshot from the start. It stops taking chunks once
 // every consumer whose chunks were in the last few busy ones has a chunk in it
 // (everyone it waits for is in), or `lingerMs` after it opened, or when a
-// chunk's work fails; it
-// commits as soon as the works of the chunks in it are done, and the chunks
-// that come meanwhile open the next one. The consumers then commit together
-// once per cycle instead of in cohorts that take turns. A single transfer's
-// stages never make a busy transaction (one or two records each), so its
-// latency does not pay for any of this.
+// chunk's work fails; it commits as soon as the works of the chunks in it are
+// done, and the chunks that come meanwhile open the next one. The consumers
+// then commit together once per cycle instead of in cohorts that take turns. A
+// single transfer's stages never make a busy transaction (one or two records
+// each), so its latency does not pay for any of this.
 
 const { createWriteBatch } = require('./write-batch')
 const { withFoldedTransaction, openFolded, SharedReadError } = require('./folded-transaction')
