@@ -119,10 +119,12 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
     scheduled = false
     if (open >= maxOpen || !waiting.length) return
     const members = waiting.splice(0, waiting.length)
-    const lingers = lingerMs > 0 && lastBusy
+    // After a busy one, it waits for the consumers of the last few busy ones
+    // that have no chunk among these.
+    const missing = new Set(lingerMs > 0 && lastBusy ? recentSources.flatMap((sources) => [...sources]) : [])
+    for (const m of members) missing.delete(m.source)
     open++
-    const expected = lingers ? new Set(recentSources.flatMap((sources) => [...sources])) : new Set()
-    const done = members.length === 1 && !lingers ? runAlone(members[0]) : runGroup(members, expected)
+    const done = members.length === 1 && !missing.size ? runAlone(members[0]) : runGroup(members, missing)
     done.then(({ sources, records }) => {
       lastBusy = records >= busyRecords
       if (!lastBusy) return
@@ -153,27 +155,23 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
 
   /**
    * @param {Member[]} first the chunks it starts with
-   * @param {Set<unknown>} expected whose chunks it waits for: it takes chunks for lingerMs, or
-   *   until each of them has one in it (none: it takes no more)
+   * @param {Set<unknown>} missing whose chunks it waits for: it takes chunks until each of them
+   *   has one in it, or for lingerMs (none: it takes no more)
    * @returns {Promise<{ sources: Set<unknown>, records: number }>} what it carried
    */
-  async function runGroup (first, expected) {
+  async function runGroup (first, missing) {
     const startedAt = performance.now()
     const took = () => performance.now() - startedAt
-    /** @type {Member[]} */
-    const members = []
-    /** @type {ReturnType<ReturnType<typeof openFolded>['member']>[]} */
-    const txs = []
-    /** @type {Promise<PromiseSettledResult<any>>[]} */
-    const works = []
+    /** @typedef {{ member: Member, tx?: ReturnType<ReturnType<typeof openFolded>['member']>, outcome?: Promise<PromiseSettledResult<any>> }} Entry */
+    /** @type {Entry[]} */
+    const entries = first.map((member) => ({ member }))
     /** @type {ReturnType<typeof openFolded> | null} */
     let folded = null
-    /** @param {number} i */
-    const startWork = (i) => {
-      const m = members[i]
-      const tx = /** @type {ReturnType<typeof openFolded>} */ (folded).member(m.traceContext)
-      txs[i] = tx
-      works[i] = Promise.allSettled([m.work(tx).then((value) => {
+    /** Starts a chunk's work on the shared connection. @param {Entry} e */
+    const startWork = (e) => {
+      const tx = /** @type {ReturnType<typeof openFolded>} */ (folded).member(e.member.traceContext)
+      e.tx = tx
+      e.outcome = Promise.allSettled([e.member.work(tx).then((value) => {
         if (!tx.began()) throw new Error('withFoldedTransaction: begin() was never called')
         return value
       }, (err) => {
@@ -181,13 +179,12 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
         throw err
       })]).then(([s]) => s)
     }
-    /** Of the sources it waits for, those with no chunk in it yet. */
-    const missing = new Set(expected)
-    /** @param {Member} m */
-    const join = (m) => {
-      members.push(m)
-      missing.delete(m.source)
-      if (folded) startWork(members.length - 1)
+    /** @param {Member} member */
+    const join = (member) => {
+      const e = { member }
+      entries.push(e)
+      missing.delete(member.source)
+      if (folded) startWork(e)
       if (!missing.size) stopJoining() // everyone it waits for is in
     }
     /** @type {() => void} */
@@ -201,8 +198,6 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
       timer = null
       windowOver()
     }
-    members.push(...first)
-    for (const m of first) missing.delete(m.source)
     if (missing.size) {
       joining = join
       timer = setTimeout(stopJoining, lingerMs)
@@ -210,21 +205,22 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
 
     const conn = await db.client.acquireConnection().catch((err) => {
       stopJoining()
-      members.forEach((m) => m.reject(err))
+      for (const e of entries) e.member.reject(err)
       return null
     })
     if (!conn) return { sources: new Set(), records: 0 }
     folded = openFolded(db, conn)
-    members.forEach((_, i) => startWork(i))
+    entries.forEach(startWork)
     await joinable
     // No chunk joins any more: the works are all started.
-    let settled = await Promise.all(works)
-    const records = members.reduce((n, m) => n + m.records, 0)
+    const members = entries.map((e) => e.member)
+    const carried = { sources: new Set(members.map((m) => m.source)), records: members.reduce((n, m) => n + m.records, 0) }
+    let settled = await Promise.all(entries.map((e) => /** @type {Promise<PromiseSettledResult<any>>} */ (e.outcome)))
     let committed = false
     try {
       if (settled.every((s) => s.status === 'fulfilled')) {
         const all = createWriteBatch()
-        for (const tx of txs) all.take(tx.writes)
+        for (const e of entries) all.take(/** @type {NonNullable<Entry['tx']>} */ (e.tx).writes)
         all.add('COMMIT')
         await folded.flush(all, members[0].traceContext)
         committed = true
@@ -235,10 +231,10 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
       if (!committed) await folded.rollback(members[0].traceContext)
       db.client.releaseConnection(conn)
     }
-    if (onGroup) onGroup({ members: members.length, records, rolledBack: !committed, ms: took() })
+    if (onGroup) onGroup({ members: members.length, records: carried.records, rolledBack: !committed, ms: took() })
     if (committed) {
       members.forEach((m, i) => settle(m, settled[i]))
-      return { sources: new Set(members.map((m) => m.source)), records }
+      return carried
     }
     // The chunk whose own work threw keeps its error; every other one runs
     // again alone, and so does each whose shared reads failed (whose read
@@ -247,7 +243,7 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
       const s = settled[i]
       settle(m, s && s.status === 'rejected' && !(s.reason instanceof SharedReadError) ? s : await alone(m))
     }))
-    return { sources: new Set(members.map((m) => m.source)), records }
+    return carried
   }
 
   return {

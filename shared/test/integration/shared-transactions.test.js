@@ -238,6 +238,18 @@ describe('after a busy shared transaction (lingerMs)', () => {
   // A window of a minute would outlast the test: whatever ends these windows, it is not the time.
   const aMinute = 60000
 
+  /**
+   * After a busy transaction of consumers c1, c2 and c3, c1's chunk 'a' opens
+   * the next one; resolves once a has read, with a's outcome.
+   */
+  async function openedByA (shared, name) {
+    await busyFirst(shared, name, 3)
+    const a = signal()
+    const first = shared.run(insertWork(name, 'a', { begun: a.begun }), { source: 'c1' })
+    await a.promise
+    return { first }
+  }
+
   test('the next takes chunks as they come, each reading at once, until every consumer of the busy one is in; they commit together', async () => {
     const name = await table()
     const { shared, groups } = recording({ lingerMs: aMinute, busyRecords: 3 })
@@ -273,10 +285,7 @@ describe('after a busy shared transaction (lingerMs)', () => {
   test('a chunk that joins late reads what other connections committed after the transaction opened', async () => {
     const name = await table()
     const { shared } = recording({ lingerMs: aMinute, busyRecords: 3 })
-    await busyFirst(shared, name, 3)
-    const a = signal()
-    const first = shared.run(insertWork(name, 'a', { begun: a.begun }), { source: 'c1' })
-    await a.promise // the shared transaction is open, and has read the table
+    const { first } = await openedByA(shared, name) // the shared transaction is open, and has read the table
     await db(name).insert({ id: 'outside', note: 'committed on another connection' })
     const [ra, rb] = await Promise.all([first, shared.run(insertWork(name, 'b'), { source: 'c2' }), shared.run(insertWork(name, 'c'), { source: 'c3' })])
     expect(rb.connection).toBe(ra.connection)
@@ -317,10 +326,7 @@ describe('after a busy shared transaction (lingerMs)', () => {
   test('a chunk that fails ends the window at once: it keeps its error, and the other commits alone', async () => {
     const name = await table()
     const { shared, groups } = recording({ lingerMs: aMinute, busyRecords: 3 })
-    await busyFirst(shared, name, 3)
-    const a = signal()
-    const first = shared.run(insertWork(name, 'a', { begun: a.begun }), { source: 'c1' })
-    await a.promise
+    const { first } = await openedByA(shared, name)
     const failing = shared.run(insertWork(name, 'b', { fail: new Error('boom') }), { source: 'c2' })
     await expect(failing).rejects.toThrow('boom')
     expect((await first).id).toBe('a')
@@ -331,10 +337,7 @@ describe('after a busy shared transaction (lingerMs)', () => {
   test('a joining chunk whose read fails gets its own error; the one before it commits', async () => {
     const name = await table()
     const { shared } = recording({ lingerMs: aMinute, busyRecords: 3 })
-    await busyFirst(shared, name, 3)
-    const a = signal()
-    const first = shared.run(insertWork(name, 'a', { begun: a.begun }), { source: 'c1' })
-    await a.promise
+    const { first } = await openedByA(shared, name)
     const failing = shared.run(insertWork(name, 'b', { countFrom: `${name}_missing` }), { source: 'c2' })
     await expect(failing).rejects.toMatchObject({ code: 'ER_NO_SUCH_TABLE' })
     expect((await first).id).toBe('a')
