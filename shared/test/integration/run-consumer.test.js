@@ -197,10 +197,14 @@ test('consumers of one process in lingering shared transactions: chunks join as 
   const [a, b] = [await scenario(), await scenario()]
   const outs = [await tk.collect(a.outTopic), await tk.collect(b.outTopic)]
   const sent = [ids(40, 'la'), ids(40, 'lb')]
-  await tk.send([...sent[0].map((id) => ({ topic: a.inTopic, key: 'k', value: { id } })), ...sent[1].map((id) => ({ topic: b.inTopic, key: 'k', value: { id } }))])
   const seen = [[], []]
   await start(a, { seen: seen[0] }, { maxBatchSize: 5 }, 'shared transactions', transactions)
   await start(b, { seen: seen[1] }, { maxBatchSize: 5 }, 'shared transactions', transactions)
+  // The records go out once both consumers hold their partitions, so both
+  // are fetching when they arrive (otherwise the first could be done before
+  // the second has joined, and there would be nothing to share).
+  await Promise.all([tk.waitForAssignment(a.groupId), tk.waitForAssignment(b.groupId)])
+  await tk.send([...sent[0].map((id) => ({ topic: a.inTopic, key: 'k', value: { id } })), ...sent[1].map((id) => ({ topic: b.inTopic, key: 'k', value: { id } }))])
   await Promise.all(outs.map((o) => o.waitForCount(40)))
   // Both consumers' chunks went into the same transactions.
   expect(groups.some((g) => g.members === 2)).toBe(true)
