@@ -38,13 +38,6 @@ function createTestKafka (config) {
       const [entry] = await admin.fetchOffsets({ groupId, topics: [topic] })
       return entry.partitions.map((p) => Number(p.offset))
     },
-    /** Waits until a consumer group has settled with a partition assignment. @param {string} groupId */
-    async waitForAssignment (groupId) {
-      await waitUntil(async () => {
-        const { groups: [group] } = await admin.describeGroups([groupId])
-        return group.state === 'Stable' && group.members.some((m) => m.memberAssignment.length > 0)
-      }, { what: `group ${groupId} assigned` })
-    },
     /** Starts recording a topic from the beginning. @param {string} topic */
     async collect (topic) {
       const consumer = kafka.consumer({ groupId: unique('collector-'), maxWaitTimeInMs: 50 })

@@ -8,6 +8,7 @@ const pino = require('pino')
 const { testConfig, unique } = require('./config')
 const { createLifecycle } = require('../../shared/src/lifecycle')
 const { createRuntime } = require('../../shared/src/runtime')
+const { createDb } = require('../../shared/src/db')
 const { createTopics } = require('../../scripts/stack/index')
 const { startApi } = require('../../api-adapter/src/server')
 const { startHandlers } = require('../../handlers/src/main')
@@ -46,7 +47,19 @@ async function startSwitchyard (overrides = {}, { handlers = ['all'] } = {}) {
     ...client,
     /** Starts more handlers in this Switchyard. @param {string[]} names */
     startHandlers: (names) => startHandlers(runtime, names),
-    stop: () => lifecycle.shutdown('test done')
+    async stop () {
+      await lifecycle.shutdown('test done')
+      // Callbacks still pending (released at shutdown) would be recovered by
+      // the next test file's notification handler and counted in its
+      // metrics: they are this Switchyard's (their ids start with its topic
+      // prefix), so they end here.
+      const db = createDb(config)
+      try {
+        await db('callback').where('callback_id', 'like', `${id}.%`).andWhere({ status: 'PENDING' }).update({ status: 'FAILED', claim_until: null })
+      } finally {
+        await db.destroy()
+      }
+    }
   }
 }
 

@@ -28,7 +28,7 @@ test('transfers that expire before they are reserved are aborted once with 3303 
 
   const ids = []
   for (let i = 0; i < 30; i++) {
-    const body = prepareBody({ payer: payer.name, payee: payee.name, condition: newCondition().condition, expiresInMs: 1000 })
+    const body = prepareBody({ payer: payer.name, payee: payee.name, condition: newCondition().condition, expiresInMs: 4000 })
     payee.plan(body.transferId, { action: 'ignore' })
     expect((await sy.fspiop('POST', '/transfers', { source: payer.name, body })).status).toBe(202)
     ids.push(body.transferId)

@@ -98,8 +98,10 @@ test('notifications show up as stage observations, callback outcomes and zero la
   // Two callbacks fail: the broken one after its 2 attempts, the silent one at once.
   const m = await waitUntil(async () => {
     const s = await scrape()
-    return valueOf(s, 'switchyard_callbacks_failed_total') === 2 && valueOf(s, 'switchyard_callback_attempts_total', { outcome: 'delivered' }) === 3 && s
-  }, { what: 'callback metrics for 5 notifications' })
+    return valueOf(s, 'switchyard_callbacks_failed_total') === 2 && valueOf(s, 'switchyard_callback_attempts_total', { outcome: 'delivered' }) === 3 &&
+      // A chunk's stage metrics are recorded after its commit and produce, which may come after its callbacks.
+      valueOf(s, 'switchyard_messages_total', { stage: 'notification' }) === 5 && s
+  }, { what: 'callback and stage metrics for 5 notifications' })
   const attempts = (outcome) => valueOf(m, 'switchyard_callback_attempts_total', { outcome })
   expect([attempts('delivered'), attempts('http_error'), attempts('no_endpoint'), attempts('timeout'), attempts('network_error')]).toEqual([3, 2, 1, 0, 0])
   expect(valueOf(m, 'switchyard_callback_seconds_count', { outcome: 'delivered' })).toBe(3)

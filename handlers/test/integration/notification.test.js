@@ -13,8 +13,10 @@ const { createTopics } = require('../../../scripts/stack/index')
 const { startParticipant, deadBase, endpointsAt, addParticipant, notification, startNotificationHandler, CONTENT_TYPE } = require('./notification-support')
 
 const run = unique('n')
-// A hung participant must stay hung long enough to show that others are
-// served meanwhile, hence a 1.5 s timeout rather than a shorter one.
+// Timings are generous, so that a slow or busy machine cannot reorder what
+// the tests observe: a hung participant stays hung for 10 s, long after the
+// others are served, after a slow answer is released, and after a stopping
+// handler aborts its requests (a third of SHUTDOWN_TIMEOUT_MS).
 const config = testConfig({
   KAFKA_TOPIC_PREFIX: `${run}.`,
   KAFKA_CLIENT_ID: run,
@@ -22,13 +24,13 @@ const config = testConfig({
   KAFKA_MAX_WAIT_MS: '50',
   CALLBACK_BACKOFF_MS: '20',
   CALLBACK_MAX_BACKOFF_MS: '200',
-  CALLBACK_TIMEOUT_MS: '1500',
+  CALLBACK_TIMEOUT_MS: '10000',
   CALLBACK_MAX_ATTEMPTS: '3',
   CALLBACK_CONCURRENCY: '2',
   CALLBACK_LEASE_MS: '1000',
   // Long enough that a participant's own database query fits in it (the
   // first test), short enough to be overtaken (the second).
-  CALLBACK_INLINE_WAIT_MS: '500',
+  CALLBACK_INLINE_WAIT_MS: '2000',
   // The dispatcher waits a third of this for requests in flight at shutdown.
   SHUTDOWN_TIMEOUT_MS: '1500'
 })
@@ -209,7 +211,7 @@ test('a participant that never answers does not delay callbacks to another', asy
   const slowIds = slowMsgs.map((m) => m.value.transferId)
   const timedOut = await waitUntil(async () => (await db('callback_attempt').whereIn('callback_id', (await rowsOf(slowIds)).map((r) => r.callback_id))
     .whereNotNull('error')).find((a) => /TIMEOUT/.test(a.error)), { what: 'a timed-out attempt' })
-  expect(timedOut).toMatchObject({ status_code: null, error: 'CALLBACK_TIMEOUT: no answer within 1500 ms' })
+  expect(timedOut).toMatchObject({ status_code: null, error: 'CALLBACK_TIMEOUT: no answer within 10000 ms' })
   await waitUntil(statusIs('DELIVERED', fastMsgs.map((m) => m.value.transferId)), { what: 'fast rows DELIVERED' })
   // Close the slow server: the remaining attempts are refused and the callbacks fail.
   await slow.server.close()

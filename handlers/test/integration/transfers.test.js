@@ -220,7 +220,7 @@ test('a transfer beyond the net debit cap is refused with 4200; beyond the liqui
 test('a reserved transfer that expires is aborted with 3303 to both, the reservation released; a late fulfil gets 3303', async () => {
   const parties = await pair()
   const { payer, payee } = parties
-  const { id, fulfilment } = await send(parties, { action: 'ignore' }, { expiresInMs: 1500 })
+  const { id, fulfilment } = await send(parties, { action: 'ignore' }, { expiresInMs: 4000 })
   await payee.waitFor((r) => r.method === 'POST' && r.body && r.body.transferId === id, 'the forwarded prepare')
   const toPayer = await payer.waitFor(putError(id), '3303')
   expect(toPayer.body.errorInformation.errorCode).toBe('3303')

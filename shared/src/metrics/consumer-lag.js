@@ -54,9 +54,10 @@ async function fetchLag (admin, groups) {
 
 /**
  * @param {import('prom-client').Registry} registry
- * @param {{ admin: import('kafkajs').Admin, refreshMs: number, logger: import('pino').Logger, now?: () => number }} opts
+ * @param {{ admin: import('kafkajs').Admin, refreshMs: number, logger: import('pino').Logger, now?: () => number, scrapeWaitMs?: number }} opts
+ *   scrapeWaitMs: how long a scrape waits for a fetch in progress
  */
-function createConsumerLag (registry, { admin, refreshMs, logger, now = Date.now }) {
+function createConsumerLag (registry, { admin, refreshMs, logger, now = Date.now, scrapeWaitMs = SCRAPE_WAIT_MS }) {
   /** @type {Map<string, string[]>} */
   const groups = new Map()
   /** @type {LagRow[]} */
@@ -82,7 +83,7 @@ function createConsumerLag (registry, { admin, refreshMs, logger, now = Date.now
   async function current () {
     if (closed || !groups.size) return rows
     if (!fetching && now() - fetchedAt >= refreshMs) fetching = refresh().finally(() => { fetching = null })
-    if (fetching) await settledWithin(fetching, SCRAPE_WAIT_MS)
+    if (fetching) await settledWithin(fetching, scrapeWaitMs)
     return rows
   }
 

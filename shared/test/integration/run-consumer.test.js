@@ -175,7 +175,8 @@ test('consumers of one process that are ready while a shared transaction is open
   const outs = [await tk.collect(slow.outTopic), await tk.collect(a.outTopic), await tk.collect(b.outTopic)]
   // The slow consumer's first transaction stays open until the gate opens...
   await tk.send([{ topic: slow.inTopic, key: 'k', value: { id: 'slow' } }])
-  await start(slow, { gate }, {}, 'shared transactions', transactions)
+  // Gated, it sends no heartbeats: a long session keeps it in its group however long the others take to start.
+  await start(slow, { gate }, { sessionTimeoutMs: 30000 }, 'shared transactions', transactions)
   await waitUntil(async () => transactions.open() === 1, { what: 'the slow transaction open' })
   // ...while two other consumers' records arrive.
   const fromA = ['a1', 'a2', 'a3'].map((id) => ({ topic: a.inTopic, key: 'k', value: { id } }))
@@ -192,18 +193,18 @@ test('consumers of one process that are ready while a shared transaction is open
 
 test('consumers of one process in lingering shared transactions: chunks join as they come, and each record is applied once, in order', async () => {
   const groups = []
-  // Every transaction is busy (one record), so each next one takes the chunks that come for up to 100 ms.
-  const transactions = createSharedTransactions(db, { maxOpen: 1, lingerMs: 100, busyRecords: 1, onGroup: ({ ms, ...g }) => groups.push(g) })
+  // Every transaction is busy (one record), so each next one takes the chunks that come for up to 300 ms.
+  const transactions = createSharedTransactions(db, { maxOpen: 1, lingerMs: 300, busyRecords: 1, onGroup: ({ ms, ...g }) => groups.push(g) })
   const [a, b] = [await scenario(), await scenario()]
   const outs = [await tk.collect(a.outTopic), await tk.collect(b.outTopic)]
   const sent = [ids(40, 'la'), ids(40, 'lb')]
   const seen = [[], []]
   await start(a, { seen: seen[0] }, { maxBatchSize: 5 }, 'shared transactions', transactions)
   await start(b, { seen: seen[1] }, { maxBatchSize: 5 }, 'shared transactions', transactions)
-  // The records go out once both consumers hold their partitions, so both
-  // are fetching when they arrive (otherwise the first could be done before
-  // the second has joined, and there would be nothing to share).
-  await Promise.all([tk.waitForAssignment(a.groupId), tk.waitForAssignment(b.groupId)])
+  // The records go out once both consumers hold their partitions (the runner
+  // starts when its consumer has joined its group), so both are fetching when
+  // they arrive; sent before, the first could be done before the second had
+  // joined, and there would be nothing to share.
   await tk.send([...sent[0].map((id) => ({ topic: a.inTopic, key: 'k', value: { id } })), ...sent[1].map((id) => ({ topic: b.inTopic, key: 'k', value: { id } }))])
   await Promise.all(outs.map((o) => o.waitForCount(40)))
   // Both consumers' chunks went into the same transactions.
@@ -214,6 +215,10 @@ test('consumers of one process in lingering shared transactions: chunks join as 
   for (const s of seen) expect(s.map((r) => Number(r.offset))).toEqual(s.map((_, i) => i))
   for (const s of [a, b]) await waitUntil(async () => (await tk.committed(s.groupId, s.inTopic))[0] === 40, { what: 'offsets committed' })
 })
+
+// Child processes, and the broker's wait for a killed member's session to
+// lapse before its replacement gets the partitions (6 s each time).
+const CRASH_TEST_MS = 120000
 
 /** Runs the crash-test consumer as a child process. */
 function crashChild (s, crashFile, crashes = 1, mode = 'own') {
@@ -257,7 +262,7 @@ test.each([
   // Every message exactly once.
   expect(out.messages.map((m) => m.value.id).sort()).toEqual([...sent].sort())
   fs.rmSync(crashFile, { force: true })
-})
+}, CRASH_TEST_MS)
 
 test('killed again after re-applying with new records, nothing is lost or applied twice', async () => {
   const s = await scenario(3)
@@ -280,4 +285,4 @@ test('killed again after re-applying with new records, nothing is lost or applie
   expect(await effects(s)).toEqual(Object.fromEntries(sent.map((id) => [id, 1])))
   expect(out.messages.map((m) => m.value.id).sort()).toEqual([...sent].sort())
   fs.rmSync(crashFile, { force: true })
-})
+}, CRASH_TEST_MS)

@@ -297,7 +297,9 @@ describe('after a busy shared transaction (lingerMs)', () => {
     const { shared, groups } = recording({ lingerMs: 50, busyRecords: 3 })
     await busyFirst(shared, name)
     const gate = deferred()
-    const first = shared.run(insertWork(name, 'slow', { before: gate.promise }), { source: 'c1' })
+    const begun = deferred()
+    const first = shared.run(insertWork(name, 'slow', { before: gate.promise, begun: begun.release }), { source: 'c1' })
+    await begun.promise // the transaction is open, and its window running
     await pause(150) // the window is over; the slow chunk's work is not
     const late = shared.run(insertWork(name, 'late'), { source: 'c2' })
     expect(shared.waiting()).toBe(1)
