@@ -44,10 +44,10 @@ function speedProbe (tries = 3) {
   return round(best, 1)
 }
 
-/** speedProbe() in a worker thread (best of its tries, as on the main thread). @returns {Promise<number>} its milliseconds */
-function probeInWorker () {
+/** speedProbe() in a worker thread (best of its tries, as on the main thread). @param {number} tries @returns {Promise<number>} its milliseconds */
+function probeInWorker (tries) {
   return new Promise((resolve, reject) => {
-    const code = `require('node:worker_threads').parentPort.postMessage(require(${JSON.stringify(__filename)}).speedProbe(3))`
+    const code = `require('node:worker_threads').parentPort.postMessage(require(${JSON.stringify(__filename)}).speedProbe(${Number(tries)}))`
     const worker = new Worker(code, { eval: true })
     worker.once('message', resolve)
     worker.once('error', reject)
@@ -59,11 +59,11 @@ function probeInWorker () {
  * taking the best of its own tries as speedProbe() does (a fresh thread's
  * first try runs unoptimised code); the slowest thread's time. Equal to
  * speedProbe() when the cores do not slow each other down.
- * @param {{ threads?: number }} [opts]
+ * @param {{ threads?: number, tries?: number }} [opts]
  * @returns {Promise<number>} milliseconds
  */
-async function parallelProbe ({ threads = os.availableParallelism() } = {}) {
-  const times = await Promise.all(Array.from({ length: threads }, probeInWorker))
+async function parallelProbe ({ threads = os.availableParallelism(), tries = 3 } = {}) {
+  const times = await Promise.all(Array.from({ length: threads }, () => probeInWorker(tries)))
   return round(Math.max(...times), 1)
 }
 
