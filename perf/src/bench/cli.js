@@ -10,6 +10,8 @@
 //   [--keep-ledger]         run on switchyard_bench as earlier campaigns left it (by default each
 //                           campaign starts it afresh; the seeded ledger is never dropped)
 //   [--env K=V,K=V]         extra configuration for every run of the switch (experiments; printed in the report)
+//   [--p99-target ms]       the latency bound of a sustained step instead of 100 ms (a slower machine's
+//                           knee; printed in the report and beside every maximum it sets)
 //   [--cpu-prof dir]        write V8 CPU profiles of the api and handler processes to dir (costs speed)
 //   [--node-flags="…"]      the switch's Node flags instead of the ones it is deployed with (experiments; printed in the report)
 //   [--handler-processes "prepare,position,fulfil,timeout|notification"]
@@ -45,8 +47,10 @@ function parseEnv (s) {
   return env
 }
 
-function options () {
+/** The campaign that the command line asks for. @param {string[]} [args] */
+function options (args = process.argv.slice(2)) {
   const { values } = parseArgs({
+    args,
     options: {
       quick: { type: 'boolean', default: false },
       profile: { type: 'string' },
@@ -61,6 +65,7 @@ function options () {
       db: { type: 'string' },
       'keep-ledger': { type: 'boolean', default: false },
       env: { type: 'string' },
+      'p99-target': { type: 'string' },
       'cpu-prof': { type: 'string' },
       'node-flags': { type: 'string' },
       'handler-processes': { type: 'string' },
@@ -68,7 +73,7 @@ function options () {
     }
   })
   if (values.help) {
-    console.log('usage: node perf/src/bench/cli.js [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head|<revision>] [--db name] [--keep-ledger] [--env K=V,…] [--cpu-prof dir] [--node-flags="…"] [--handler-processes "a,b|c"]')
+    console.log('usage: node perf/src/bench/cli.js [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head|<revision>] [--db name] [--keep-ledger] [--env K=V,…] [--p99-target ms] [--cpu-prof dir] [--node-flags="…"] [--handler-processes "a,b|c"]')
     process.exit(0)
   }
   const name = values.profile || (values.quick ? 'quick' : 'full')
@@ -85,6 +90,11 @@ function options () {
   if (values['no-null']) profile.nullRates = []
   if (!values.code) throw new Error('--code is working, head or a git revision')
   if (values.env) profile.env = parseEnv(values.env)
+  if (values['p99-target'] !== undefined) {
+    const ms = Number(values['p99-target'])
+    if (!(ms > 0)) throw new Error('--p99-target is a number of milliseconds')
+    profile.targets = { ...profile.targets, p99TargetMs: ms }
+  }
   if (values['cpu-prof']) profile.cpuProfDir = path.resolve(values['cpu-prof'])
   if (values['node-flags'] !== undefined) profile.nodeFlags = values['node-flags'].split(/\s+/).filter(Boolean)
   if (values['handler-processes'] !== undefined) profile.handlerProcesses = parseHandlerProcesses(values['handler-processes'])
@@ -108,7 +118,7 @@ async function main () {
   for (const [label, c] of Object.entries(s.byConfig)) {
     const m = /** @type {any} */ (c)
     const f = (/** @type {any} */ x) => (x ? (x.n > 1 ? `${x.median} (${x.min}–${x.max})` : `${x.median}`) : 'n/a')
-    console.log(`  ${label}: max sustainable ${f(m.maxSustainableRate)}/s (kept up with ${f(m.maxKeptUpRate)}/s), single p50 ${f(m.singleP50)} ms p99 ${f(m.singleP99)} ms, ` +
+    console.log(`  ${label}: max sustainable ${f(m.maxSustainableRate)}/s at p99 ≤ ${profile.targets.p99TargetMs} ms (kept up with ${f(m.maxKeptUpRate)}/s), single p50 ${f(m.singleP50)} ms p99 ${f(m.singleP99)} ms, ` +
       `SQL ${f(m.atReferenceStep.sqlPerTransfer)}/transfer, commits ${f(m.atReferenceStep.commitsPerTransfer)}, CPU ${f(m.atReferenceStep.cpuMsPerTransferTotal)} ms/transfer`)
   }
   if (result.problems.length) {
@@ -119,4 +129,6 @@ async function main () {
   process.exit(process.exitCode || 0)
 }
 
-main().catch((err) => { console.error(err); process.exit(1) })
+if (require.main === module) main().catch((err) => { console.error(err); process.exit(1) })
+
+module.exports = { options }

@@ -69,7 +69,8 @@ function withinResult (result) {
 }
 
 /** @param {any} r */
-const machine = (r) => `${r.startedAt} ${r.profile}: ${r.machine.nproc} cores ${r.machine.cpuModel}, commit ${String(r.machine.git.commit).slice(0, 10)}, ledger ≈ ${(r.ledgerBefore && r.ledgerBefore.transfer) || 0} transfers`
+const machine = (r) => `${r.startedAt} ${r.profile}: ${r.machine.nproc} cores ${r.machine.cpuModel}, commit ${String(r.machine.git.commit).slice(0, 10)}, ledger ≈ ${(r.ledgerBefore && r.ledgerBefore.transfer) || 0} transfers, ` +
+  `max rates at p99 ≤ ${r.settings.targets.p99TargetMs} ms`
 
 function main () {
   const [oldFile, newFile] = process.argv.slice(2)
