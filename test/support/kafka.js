@@ -3,8 +3,7 @@
 // Kafka helpers for integration tests: fresh topics per test, a producer, and
 // a collector that records everything arriving on a topic.
 
-const { createKafkaFromConfig, toWire, fromKafka } = require('../../shared/src/kafka')
-const { defaultPartitioner } = require('../../shared/src/kafka/client')
+const { createKafkaFromConfig, createProducer, toWire, fromKafka } = require('../../shared/src/kafka')
 const { waitUntil } = require('./wait')
 const { unique } = require('./config')
 
@@ -16,14 +15,7 @@ function createTestKafka (config) {
   // late for a slow machine is retried by kafkajs, and without idempotence
   // the retry appends the records again. A test's input must hold each
   // record once (a CI run found every record of two partitions twice).
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: defaultPartitioner })
-  /** @param {{ topic: string, key: string, value: string, headers: Record<string, string> }[]} messages */
-  const sendAll = async (messages) => {
-    /** @type {Map<string, { key: string, value: string, headers: Record<string, string> }[]>} */
-    const byTopic = new Map()
-    for (const { topic, key, value, headers } of messages) byTopic.set(topic, [...(byTopic.get(topic) || []), { key, value, headers }])
-    await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, msgs]) => ({ topic, messages: msgs })) })
-  }
+  const producer = createProducer({ kafka, idempotent: true })
   /** @type {(() => Promise<void>)[]} */
   const cleanups = []
 
@@ -39,11 +31,11 @@ function createTestKafka (config) {
     },
     /** @param {import('../../shared/src/kafka/envelope').OutgoingMessage[]} messages */
     async send (messages) {
-      await sendAll(messages.map(toWire))
+      await producer.send(messages.map(toWire))
     },
     /** Raw send, for values that are not JSON. @param {{ topic: string, key: string, value: string }[]} messages */
     async sendRaw (messages) {
-      await sendAll(messages.map((m) => ({ ...m, headers: {} })))
+      await producer.send(messages.map((m) => ({ ...m, headers: {} })))
     },
     /** The group's committed offset per partition of a topic. @param {string} groupId @param {string} topic */
     async committed (groupId, topic) {

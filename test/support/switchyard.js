@@ -6,6 +6,7 @@
 
 const pino = require('pino')
 const { testConfig, unique } = require('./config')
+const { failPendingCallbacks } = require('./callbacks')
 const { createLifecycle } = require('../../shared/src/lifecycle')
 const { createRuntime } = require('../../shared/src/runtime')
 const { createDb } = require('../../shared/src/db')
@@ -49,13 +50,11 @@ async function startSwitchyard (overrides = {}, { handlers = ['all'] } = {}) {
     startHandlers: (names) => startHandlers(runtime, names),
     async stop () {
       await lifecycle.shutdown('test done')
-      // Callbacks still pending (released at shutdown) would be recovered by
-      // the next test file's notification handler and counted in its
-      // metrics: they are this Switchyard's (their ids start with its topic
-      // prefix), so they end here.
+      // Its callbacks (their ids start with its topic prefix) that the
+      // shutdown released still pending.
       const db = createDb(config)
       try {
-        await db('callback').where('callback_id', 'like', `${id}.%`).andWhere({ status: 'PENDING' }).update({ status: 'FAILED', claim_until: null })
+        await failPendingCallbacks(db, 'callback_id', `${id}.%`)
       } finally {
         await db.destroy()
       }

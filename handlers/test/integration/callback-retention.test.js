@@ -7,6 +7,7 @@
 
 const { testConfig, unique } = require('../../../test/support/config')
 const { waitUntil } = require('../../../test/support/wait')
+const { failPendingCallbacks } = require('../../../test/support/callbacks')
 const { createDb } = require('../../../shared/src/db')
 const { createTopics } = require('../../../scripts/stack/index')
 const { createLogger } = require('../../../shared/src/logger')
@@ -23,7 +24,7 @@ beforeAll(async () => {
   await createTopics(config)
 })
 afterAll(async () => {
-  await db('callback').where('participant', run).andWhere({ status: 'PENDING' }).update({ status: 'FAILED', claim_until: null })
+  await failPendingCallbacks(db, 'participant', run)
   await db.destroy()
 })
 

@@ -9,6 +9,7 @@ const { startProcess } = require('../../../test/support/processes')
 const { testConfig, unique } = require('../../../test/support/config')
 const { createTestKafka } = require('../../../test/support/kafka')
 const { waitUntil } = require('../../../test/support/wait')
+const { failPendingCallbacks } = require('../../../test/support/callbacks')
 const { createDb } = require('../../../shared/src/db')
 const { topicName } = require('../../../shared/src/kafka')
 const { createTopics } = require('../../../scripts/stack/index')
@@ -51,8 +52,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (handler) expect(await handler.stop()).toEqual({ code: 0, signal: null })
   for (const s of servers) await s.close()
-  // Leave nothing pending for other test runs' dispatchers to pick up.
-  await db('callback').where('participant', 'like', `${run}%`).andWhere({ status: 'PENDING' }).update({ status: 'FAILED', claim_until: null })
+  await failPendingCallbacks(db, 'participant', `${run}%`)
   await tk.close()
   await db.destroy()
 })

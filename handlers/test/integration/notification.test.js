@@ -7,6 +7,7 @@
 const { testConfig, unique } = require('../../../test/support/config')
 const { createTestKafka } = require('../../../test/support/kafka')
 const { waitUntil } = require('../../../test/support/wait')
+const { failPendingCallbacks } = require('../../../test/support/callbacks')
 const { createDb } = require('../../../shared/src/db')
 const { topicName, deadLetterTopic } = require('../../../shared/src/kafka')
 const { createTopics } = require('../../../scripts/stack/index')
@@ -55,8 +56,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (handler) await handler.stop()
   for (const p of participants) await p.close()
-  // Leave nothing pending for other test runs' dispatchers to pick up.
-  await db('callback').where('participant', 'like', `${run}%`).andWhere({ status: 'PENDING' }).update({ status: 'FAILED', claim_until: null })
+  await failPendingCallbacks(db, 'participant', `${run}%`)
   await tk.close()
   await db.destroy()
 })
