@@ -45,6 +45,7 @@ async function startHandlers (runtime, requested) {
     ? createSharedTransactions(runtime.db, {
       maxOpen: config.DB_SHARED_TRANSACTIONS,
       lingerMs: config.DB_SHARED_LINGER_MS,
+      lingerShare: config.DB_SHARED_LINGER_SHARE,
       busyRecords: config.DB_SHARED_BUSY_RECORDS,
       onGroup: runtime.metrics.sharedTransactions.onGroup
     })

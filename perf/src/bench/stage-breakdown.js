@@ -25,6 +25,9 @@ const SHARED_METRICS = {
   switchyard_shared_transaction_chunks: 'chunks'
 }
 
+/** The gauge of the window the latest lingering shared transaction had (DB_SHARED_LINGER_MS, DB_SHARED_LINGER_SHARE). */
+const WINDOW_METRIC = 'switchyard_shared_transaction_window_seconds'
+
 /** prom-client's default GC histogram, with the registry's prefix (shared/src/metrics/index.js), labelled by kind. */
 const GC_METRIC = 'switchyard_nodejs_gc_duration_seconds'
 
@@ -78,6 +81,12 @@ const gcOf = (parsed) => sumsBy(parsed, (family, labels) => (family === GC_METRI
 /** @param {Exposition} parsed */
 const sharedOf = (parsed) => sumsBy(parsed, (family) => SHARED_METRICS[family])
 
+/** The latest lingering window in ms, if one has been set. @param {Exposition} parsed @returns {number | undefined} */
+const windowOf = (parsed) => {
+  const sample = parsed.samples.find((x) => x.name === WINDOW_METRIC)
+  return sample ? sample.value * 1000 : undefined
+}
+
 /**
  * What a sum and count grew by between two scrapes (absent counts as zero).
  * @param {{ sum: number, count: number } | undefined} after @param {{ sum: number, count: number } | undefined} before
@@ -104,7 +113,7 @@ const parseGc = (text) => gcOf(parse(text))
  */
 const parseShared = (text) => sharedOf(parse(text))
 
-/** @typedef {{ stages: ReturnType<typeof parseStages>, gc: ReturnType<typeof parseGc>, shared: ReturnType<typeof sharedOf>, at: number }} Scrape */
+/** @typedef {{ stages: ReturnType<typeof parseStages>, gc: ReturnType<typeof parseGc>, shared: ReturnType<typeof sharedOf>, windowMs?: number, at: number }} Scrape */
 
 /**
  * The handler processes' metrics as one: each stage runs in one of them, and
@@ -114,6 +123,8 @@ const parseShared = (text) => sharedOf(parse(text))
 function mergeScrapes (scrapes) {
   /** @type {Scrape} */
   const out = { stages: {}, gc: {}, shared: {}, at: Math.max(0, ...scrapes.map((x) => x.at)) }
+  const windows = scrapes.map((x) => x.windowMs).filter((x) => x !== undefined)
+  if (windows.length) out.windowMs = Math.max(...windows)
   for (const { stages, gc, shared } of scrapes) {
     for (const [stage, metrics] of Object.entries(stages)) {
       const into = (out.stages[stage] ||= {})
@@ -144,7 +155,7 @@ async function scrapeStages (urls) {
       const res = await fetch(url)
       if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`)
       const parsed = parse(await res.text())
-      return { stages: stagesOf(parsed), gc: gcOf(parsed), shared: sharedOf(parsed), at: Date.now() }
+      return { stages: stagesOf(parsed), gc: gcOf(parsed), shared: sharedOf(parsed), windowMs: windowOf(parsed), at: Date.now() }
     }))
     return mergeScrapes(scrapes)
   } catch {
@@ -190,7 +201,8 @@ function stageDelta (before, after) {
 /**
  * The shared transactions between two scrapes: how many, chunks per one, mean
  * time open, and the share of the time one was open (summed over the handler
- * processes, so up to their number × DB_SHARED_TRANSACTIONS). Null when none ran.
+ * processes, so up to their number × DB_SHARED_TRANSACTIONS), and the latest
+ * lingering window when one was set. Null when none ran.
  * @param {Scrape} before @param {Scrape} after
  */
 function sharedDelta (before, after) {
@@ -202,7 +214,8 @@ function sharedDelta (before, after) {
     transactions: seconds.count,
     chunksPerTransaction: round(chunks.sum / chunks.count, 1),
     meanMs: round(seconds.sum / seconds.count * 1000),
-    busyShare: elapsedS > 0 ? round(seconds.sum / elapsedS) : null
+    busyShare: elapsedS > 0 ? round(seconds.sum / elapsedS) : null,
+    ...(after.windowMs !== undefined ? { windowMs: round(after.windowMs, 1) } : {})
   }
 }
 
@@ -212,7 +225,7 @@ function stagesLine (stages) {
   const { byStage, handlersGc, sharedTransactions: sh } = stages
   const gcText = Object.entries(handlersGc || {}).map(([k, x]) => `${k} ${x.count}×${x.meanMs}`).join(', ')
   return Object.entries(byStage).map(([s, x]) => `${s} ${x.recordsPerTransaction}/tx gap ${x.queueGapMs} db ${x.dbMs} produce ${x.produceMs}`).join('; ') +
-    (sh ? `; shared transactions ${sh.transactions}, ${sh.chunksPerTransaction} chunks/tx, ${sh.meanMs} ms open, busy ${sh.busyShare}` : '') +
+    (sh ? `; shared transactions ${sh.transactions}, ${sh.chunksPerTransaction} chunks/tx, ${sh.meanMs} ms open, busy ${sh.busyShare}${sh.windowMs !== undefined ? `, window ${sh.windowMs} ms` : ''}` : '') +
     (gcText ? `; handlers GC (count×mean ms) ${gcText}` : '')
 }
 

@@ -46,6 +46,16 @@
 // then commit together once per cycle instead of in cohorts that take turns. A
 // single transfer's stages never make a busy transaction (one or two records
 // each), so its latency does not pay for any of this.
+//
+// A window pays only while it is shorter than the transaction's own work:
+// until then a joining chunk costs no wait, since the transaction could not
+// commit earlier anyway; past it, the transaction sits idle holding every
+// chunk in it. How long that work takes depends on the machine and the load
+// (2–4 ms on one machine, 8–15 ms on one four times slower), so a fixed
+// window that suits one is too long for the other. With `lingerShare`, the
+// window is that share of the recent busy transactions' own time, at most
+// `lingerMs`. Their own time is what the window cannot lengthen: from
+// opening to the end of the works they started with, plus their COMMIT.
 
 const { createWriteBatch } = require('./write-batch')
 const { withFoldedTransaction, openFolded, SharedReadError } = require('./folded-transaction')
@@ -58,22 +68,27 @@ const { withFoldedTransaction, openFolded, SharedReadError } = require('./folded
  * @typedef {{ work: FoldedWork<any>, traceContext?: import('@opentelemetry/api').Context, records: number,
  *   source: unknown, resolve: (value: any) => void, reject: (err: any) => void }} Member
  *   source: whose chunk it is (a consumer's group id; chunks without one count as one source)
- * @typedef {{ members: number, records: number, rolledBack: boolean, ms: number }} GroupInfo
- *   ms: from taking its chunks to its commit or rollback (a chunk run again alone after a rollback is not in it)
+ * @typedef {{ members: number, records: number, rolledBack: boolean, ms: number, windowMs: number }} GroupInfo
+ *   ms: from taking its chunks to its commit or rollback (a chunk run again alone after a rollback is not in it);
+ *   windowMs: how long it could take chunks for after opening (0: it took only those it opened with)
  */
 
 /** How many of the last busy shared transactions tell whose chunks the next one waits for. */
 const RECENT = 8
+/** Weight of the latest busy shared transaction in the running mean of their own time. */
+const OWN_TIME_WEIGHT = 0.2
 
 /**
  * @param {import('knex').Knex} db
- * @param {{ maxOpen: number, lingerMs?: number, busyRecords?: number, onGroup?: (info: GroupInfo) => void }} opts
+ * @param {{ maxOpen: number, lingerMs?: number, lingerShare?: number, busyRecords?: number, onGroup?: (info: GroupInfo) => void }} opts
  *   maxOpen: shared transactions open at once; lingerMs: how long after a busy one the next
- *   may take chunks for (0: none after the first); busyRecords: the records that make
- *   one busy; onGroup: told about each one (metrics, tests)
+ *   may take chunks for (0: none after the first); lingerShare: when above 0, the window is
+ *   this share of the recent busy ones' own time, at most lingerMs; busyRecords: the records
+ *   that make one busy; onGroup: told about each one (metrics, tests)
  */
-function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = Infinity, onGroup }) {
+function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0, busyRecords = Infinity, onGroup }) {
   if (!(maxOpen >= 1)) throw new Error('createSharedTransactions: maxOpen must be at least 1')
+  if (!(lingerShare >= 0)) throw new Error('createSharedTransactions: lingerShare must be 0 or more')
   /** @type {Member[]} */
   const waiting = []
   let open = 0
@@ -84,6 +99,11 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
   let lastBusy = false
   /** Whose chunks each of the last few busy ones carried, the latest last. @type {Set<unknown>[]} */
   const recentSources = []
+  /** Running mean of the busy ones' own time (see above), in ms; null before the first. @type {number | null} */
+  let ownMs = null
+
+  /** How long the next shared transaction may take chunks for. */
+  const windowMs = () => (lingerShare > 0 ? Math.min(lingerMs, lingerShare * (ownMs ?? 0)) : lingerMs)
 
   /**
    * Like withFoldedTransaction(db, work, opts); resolves once the shared
@@ -125,9 +145,10 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
     for (const m of members) missing.delete(m.source)
     open++
     const done = members.length === 1 && !missing.size ? runAlone(members[0]) : runGroup(members, missing)
-    done.then(({ sources, records }) => {
+    done.then(({ sources, records, own }) => {
       lastBusy = records >= busyRecords
       if (!lastBusy) return
+      if (own !== undefined) ownMs = ownMs === null ? own : ownMs + OWN_TIME_WEIGHT * (own - ownMs)
       recentSources.push(sources)
       if (recentSources.length > RECENT) recentSources.shift()
     }).finally(() => {
@@ -144,20 +165,27 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
   /** @param {Member} m @param {PromiseSettledResult<any>} outcome */
   const settle = (m, outcome) => (outcome.status === 'fulfilled' ? m.resolve(outcome.value) : m.reject(outcome.reason))
 
-  /** A lone chunk at a light load: its own transaction, at once. @param {Member} m @returns {Promise<{ sources: Set<unknown>, records: number }>} */
+  /**
+   * What a shared transaction carried, and its own time (committed ones only).
+   * @typedef {{ sources: Set<unknown>, records: number, own?: number }} Carried
+   */
+
+  /** A lone chunk at a light load: its own transaction, at once. @param {Member} m @returns {Promise<Carried>} */
   async function runAlone (m) {
     const startedAt = performance.now()
     const outcome = await alone(m)
-    if (onGroup) onGroup({ members: 1, records: m.records, rolledBack: outcome.status === 'rejected', ms: performance.now() - startedAt })
+    const ms = performance.now() - startedAt
+    const rolledBack = outcome.status === 'rejected'
+    if (onGroup) onGroup({ members: 1, records: m.records, rolledBack, ms, windowMs: 0 })
     settle(m, outcome)
-    return { sources: new Set([m.source]), records: m.records }
+    return { sources: new Set([m.source]), records: m.records, own: rolledBack ? undefined : ms }
   }
 
   /**
    * @param {Member[]} first the chunks it starts with
    * @param {Set<unknown>} missing whose chunks it waits for: it takes chunks until each of them
-   *   has one in it, or for lingerMs (none: it takes no more)
-   * @returns {Promise<{ sources: Set<unknown>, records: number }>} what it carried
+   *   has one in it, or for windowMs() (none: it takes no more)
+   * @returns {Promise<Carried>} what it carried
    */
   async function runGroup (first, missing) {
     const startedAt = performance.now()
@@ -198,9 +226,10 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
       timer = null
       windowOver()
     }
-    if (missing.size) {
+    const lingerFor = missing.size ? windowMs() : 0
+    if (lingerFor > 0) {
       joining = join
-      timer = setTimeout(stopJoining, lingerMs)
+      timer = setTimeout(stopJoining, lingerFor)
     } else stopJoining()
 
     const conn = await db.client.acquireConnection().catch((err) => {
@@ -211,19 +240,25 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
     if (!conn) return { sources: new Set(), records: 0 }
     folded = openFolded(db, conn)
     entries.forEach(startWork)
+    // Its own time: the works it opened with (what it would wait for anyway), then its COMMIT.
+    const firstWorks = Promise.all(entries.map((e) => e.outcome)).then(took)
     await joinable
     // No chunk joins any more: the works are all started.
     const members = entries.map((e) => e.member)
     const carried = { sources: new Set(members.map((m) => m.source)), records: members.reduce((n, m) => n + m.records, 0) }
     let settled = await Promise.all(entries.map((e) => /** @type {Promise<PromiseSettledResult<any>>} */ (e.outcome)))
     let committed = false
+    /** @type {number | undefined} */
+    let own
     try {
       if (settled.every((s) => s.status === 'fulfilled')) {
         const all = createWriteBatch()
         for (const e of entries) all.take(/** @type {NonNullable<Entry['tx']>} */ (e.tx).writes)
         all.add('COMMIT')
+        const flushFrom = took()
         await folded.flush(all, members[0].traceContext)
         committed = true
+        own = (await firstWorks) + took() - flushFrom
       }
     } catch (err) {
       settled = [] // the writes failed: which chunk's, only running alone can tell
@@ -231,10 +266,10 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, busyRecords = In
       if (!committed) await folded.rollback(members[0].traceContext)
       db.client.releaseConnection(conn)
     }
-    if (onGroup) onGroup({ members: members.length, records: carried.records, rolledBack: !committed, ms: took() })
+    if (onGroup) onGroup({ members: members.length, records: carried.records, rolledBack: !committed, ms: took(), windowMs: lingerFor })
     if (committed) {
       members.forEach((m, i) => settle(m, settled[i]))
-      return carried
+      return { ...carried, own }
     }
     // The chunk whose own work threw keeps its error; every other one runs
     // again alone, and so does each whose shared reads failed (whose read

@@ -6,7 +6,7 @@
 // time the process's commit lane was busy: near 1, every stage's chunk waits
 // for the one in progress, and that wait is in each stage's db time.
 
-const { Counter, Histogram } = require('prom-client')
+const { Counter, Gauge, Histogram } = require('prom-client')
 const { WORK_SECONDS, BATCH_SIZE } = require('./buckets')
 
 /**
@@ -32,9 +32,15 @@ function createSharedTransactionMetrics (registry) {
     help: 'Shared transactions rolled back (their chunks then ran again, each alone).',
     registers
   })
+  const lingerWindow = new Gauge({
+    name: 'switchyard_shared_transaction_window_seconds',
+    help: 'How long the latest shared transaction that waited for chunks could take them for (DB_SHARED_LINGER_MS, or its share of recent transactions with DB_SHARED_LINGER_SHARE).',
+    registers
+  })
   return {
     onGroup (info) {
       seconds.observe(Math.max(0, info.ms) / 1000)
+      if (info.windowMs > 0) lingerWindow.set(info.windowMs / 1000)
       chunks.observe(info.members)
       if (info.rolledBack) rolledBack.inc()
     }

@@ -168,7 +168,7 @@ test.each(MODES)('a message whose handler keeps throwing goes to the dead-letter
 
 test('consumers of one process that are ready while a shared transaction is open commit together in the next', async () => {
   const groups = []
-  const transactions = createSharedTransactions(db, { maxOpen: 1, onGroup: ({ ms, ...g }) => groups.push(g) })
+  const transactions = createSharedTransactions(db, { maxOpen: 1, onGroup: ({ ms, windowMs, ...g }) => groups.push(g) })
   let release = () => {}
   const gate = new Promise((resolve) => { release = () => resolve(undefined) })
   const [slow, a, b] = [await scenario(), await scenario(), await scenario()]
@@ -194,7 +194,7 @@ test('consumers of one process that are ready while a shared transaction is open
 test('consumers of one process in lingering shared transactions: chunks join as they come, and each record is applied once, in order', async () => {
   const groups = []
   // Every transaction is busy (one record), so each next one takes the chunks that come for up to 300 ms.
-  const transactions = createSharedTransactions(db, { maxOpen: 1, lingerMs: 300, busyRecords: 1, onGroup: ({ ms, ...g }) => groups.push(g) })
+  const transactions = createSharedTransactions(db, { maxOpen: 1, lingerMs: 300, busyRecords: 1, onGroup: ({ ms, windowMs, ...g }) => groups.push(g) })
   const [a, b] = [await scenario(), await scenario()]
   const outs = [await tk.collect(a.outTopic), await tk.collect(b.outTopic)]
   const sent = [ids(40, 'la'), ids(40, 'lb')]

@@ -23,7 +23,8 @@ const rowsOf = async (name) => (await db(name).select('id').orderBy('id')).map((
 
 /**
  * Shared transactions (one open at a time unless `opts` say otherwise) that
- * record every group they run, and apart from it how long it was open.
+ * record every group they run, and apart from it how long it was open and
+ * how long it could take chunks for.
  * @param {Partial<Parameters<typeof createSharedTransactions>[1]>} [opts]
  */
 function recording (opts = {}) {
@@ -31,8 +32,10 @@ function recording (opts = {}) {
   const groups = []
   /** @type {number[]} */
   const openMs = []
-  const shared = createSharedTransactions(db, { maxOpen: 1, ...opts, onGroup: ({ ms, ...g }) => { groups.push(g); openMs.push(ms) } })
-  return { shared, groups, openMs }
+  /** @type {number[]} */
+  const windows = []
+  const shared = createSharedTransactions(db, { maxOpen: 1, ...opts, onGroup: ({ ms, windowMs, ...g }) => { groups.push(g); openMs.push(ms); windows.push(windowMs) } })
+  return { shared, groups, openMs, windows }
 }
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -252,7 +255,7 @@ describe('after a busy shared transaction (lingerMs)', () => {
 
   test('the next takes chunks as they come, each reading at once, until every consumer of the busy one is in; they commit together', async () => {
     const name = await table()
-    const { shared, groups } = recording({ lingerMs: aMinute, busyRecords: 3 })
+    const { shared, groups, windows } = recording({ lingerMs: aMinute, busyRecords: 3 })
     await busyFirst(shared, name, 3)
     /** @type {string[]} */
     const events = []
@@ -267,6 +270,7 @@ describe('after a busy shared transaction (lingerMs)', () => {
     expect(events).toEqual(['b read', 'c came', 'a committed'])
     expect(new Set(results.map((r) => r.connection)).size).toBe(1)
     expect(groups).toEqual([{ members: 3, records: 4, rolledBack: false }, { members: 3, records: 3, rolledBack: false }])
+    expect(windows).toEqual([0, aMinute]) // the first took only the chunks it opened with
     expect(await rowsOf(name)).toEqual(['a', 'b', 'busy1', 'busy2', 'busy3', 'c'])
   })
 
@@ -344,5 +348,41 @@ describe('after a busy shared transaction (lingerMs)', () => {
     await expect(failing).rejects.toMatchObject({ code: 'ER_NO_SUCH_TABLE' })
     expect((await first).id).toBe('a')
     expect(await rowsOf(name)).toEqual(['a', 'busy1', 'busy2', 'busy3'])
+  })
+
+  describe('with lingerShare, the window follows the transactions\' own time', () => {
+    test('it is that share of the recent busy ones\' own time, and chunks that come within it join', async () => {
+      const name = await table()
+      const { shared, groups, openMs, windows } = recording({ lingerMs: aMinute, lingerShare: 0.5, busyRecords: 3 })
+      // A busy one whose works take half a second: its own time.
+      const slowWorks = pause(500)
+      await Promise.all([1, 2, 3].map((i) => shared.run(insertWork(name, `busy${i}`, { before: slowWorks }), { records: i === 1 ? 2 : 1, source: `c${i}` })))
+      const a = signal()
+      const first = shared.run(insertWork(name, 'a', { begun: a.begun }), { source: 'c1' })
+      await a.promise
+      // c2 comes at once and joins; c3 never comes, and the window, not the minute, ends it.
+      const [ra, rb] = await Promise.all([first, shared.run(insertWork(name, 'b'), { source: 'c2' })])
+      expect(rb.connection).toBe(ra.connection)
+      expect(groups.map((g) => g.members)).toEqual([3, 2])
+      expect(windows[1]).toBeGreaterThanOrEqual(200)
+      expect(windows[1]).toBeLessThanOrEqual(openMs[0] / 2)
+    })
+
+    test('after quick ones it is short; a chunk that comes after it waits for the next one', async () => {
+      const name = await table()
+      const { shared, groups, openMs, windows } = recording({ lingerMs: aMinute, lingerShare: 0.01, busyRecords: 3 })
+      await busyFirst(shared, name)
+      const gate = deferred()
+      const begun = deferred()
+      const first = shared.run(insertWork(name, 'slow', { before: gate.promise, begun: begun.release }), { source: 'c1' })
+      await begun.promise
+      await pause(150) // a hundredth of the busy one's time is over; the slow chunk's work is not
+      const late = shared.run(insertWork(name, 'late'), { source: 'c2' })
+      expect(shared.waiting()).toBe(1)
+      gate.release()
+      await Promise.all([first, late])
+      expect(groups.map((g) => g.members)).toEqual([2, 1, 1])
+      expect(windows[1]).toBeLessThanOrEqual(openMs[0] * 0.01)
+    })
   })
 })
