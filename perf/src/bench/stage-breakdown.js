@@ -81,10 +81,10 @@ const gcOf = (parsed) => sumsBy(parsed, (family, labels) => (family === GC_METRI
 /** @param {Exposition} parsed */
 const sharedOf = (parsed) => sumsBy(parsed, (family) => SHARED_METRICS[family])
 
-/** The latest lingering window in ms, if one has been set. @param {Exposition} parsed @returns {number | undefined} */
+/** The latest lingering window in ms, if one has been set (the gauge reads 0 until then). @param {Exposition} parsed @returns {number | undefined} */
 const windowOf = (parsed) => {
   const sample = parsed.samples.find((x) => x.name === WINDOW_METRIC)
-  return sample ? sample.value * 1000 : undefined
+  return sample && sample.value > 0 ? sample.value * 1000 : undefined
 }
 
 /**
