@@ -47,11 +47,11 @@
 // single transfer's stages never make a busy transaction (one or two records
 // each), so its latency does not pay for any of this.
 //
-// A window pays only while it is shorter than the transaction's own work:
-// until then a joining chunk costs no wait, since the transaction could not
-// commit earlier anyway; past it, the transaction sits idle holding every
-// chunk in it. How long that work takes depends on the machine and the load
-// (2–4 ms on one machine, 8–15 ms on one four times slower), so a fixed
+// A window pays only while it is no longer than the transaction's own work:
+// until then a joining chunk costs little wait, since the transaction could
+// not commit much earlier anyway; past it, the transaction sits idle holding
+// every chunk in it. How long that work takes depends on the machine and the
+// load (2–4 ms on one machine, 8–15 ms on one four times slower), so a fixed
 // window that suits one is too long for the other. With `lingerShare`, the
 // window is that share of the recent busy transactions' own time, at most
 // `lingerMs`. Their own time is what the window cannot lengthen: from
