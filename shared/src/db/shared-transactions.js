@@ -148,7 +148,7 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
     done.then(({ sources, records, own }) => {
       lastBusy = records >= busyRecords
       if (!lastBusy) return
-      if (own !== undefined) ownMs = ownMs === null ? own : ownMs + OWN_TIME_WEIGHT * (own - ownMs)
+      if (lingerShare > 0 && own !== undefined) ownMs = ownMs === null ? own : ownMs + OWN_TIME_WEIGHT * (own - ownMs)
       recentSources.push(sources)
       if (recentSources.length > RECENT) recentSources.shift()
     }).finally(() => {
@@ -166,7 +166,8 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
   const settle = (m, outcome) => (outcome.status === 'fulfilled' ? m.resolve(outcome.value) : m.reject(outcome.reason))
 
   /**
-   * What a shared transaction carried, and its own time (committed ones only).
+   * What a shared transaction carried, and its own time (committed ones only; a group tells it
+   * only when a share of it sets the window).
    * @typedef {{ sources: Set<unknown>, records: number, own?: number }} Carried
    */
 
@@ -240,8 +241,8 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
     if (!conn) return { sources: new Set(), records: 0 }
     folded = openFolded(db, conn)
     entries.forEach(startWork)
-    // Its own time: the works it opened with (what it would wait for anyway), then its COMMIT.
-    const firstWorks = Promise.all(entries.map((e) => e.outcome)).then(took)
+    // Its own time (only a share of it needs): the works it opened with (what it would wait for anyway), then its COMMIT.
+    const firstWorks = lingerShare > 0 ? Promise.all(entries.map((e) => e.outcome)).then(took) : undefined
     await joinable
     // No chunk joins any more: the works are all started.
     const members = entries.map((e) => e.member)
@@ -258,7 +259,7 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
         const flushFrom = took()
         await folded.flush(all, members[0].traceContext)
         committed = true
-        own = (await firstWorks) + took() - flushFrom
+        if (firstWorks) own = (await firstWorks) + took() - flushFrom
       }
     } catch (err) {
       settled = [] // the writes failed: which chunk's, only running alone can tell
