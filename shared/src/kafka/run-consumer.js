@@ -25,6 +25,8 @@ const { createWriteBatch } = require('../db/write-batch')
 const { startStageSpans } = require('../tracing/stage-spans')
 const { sleep, backoff, describeClusterId } = require('./runner-settings')
 const { createPacer } = require('./pacer')
+const { createOffsetCommits } = require('./offset-commits')
+const { createInFlight } = require('./in-flight')
 
 /**
  * @typedef {import('./envelope').IncomingMessage} IncomingMessage
@@ -387,29 +389,46 @@ async function runConsumer (opts) {
     return results.map((r) => ({ results: r, dbDone, produced }))
   }
 
+  // Offsets are committed by interval, not after every batch (offset-commits.js).
+  const commits = createOffsetCommits({
+    commit: (offsets) => consumer.commitOffsets(offsets),
+    intervalMs: settings.offsetCommitIntervalMs,
+    logger: log
+  })
+  // A rebalance may hand our partitions to another member, which starts from
+  // the committed offsets: commit what is finished before the group settles.
+  consumer.on(consumer.events.REBALANCING, () => { commits.flush() })
+  let stopping = false
+  /** @type {Promise<void> | undefined} */
+  let stopped
+  const batches = createInFlight()
+
   await consumer.run({
     // Offsets are resolved only after a chunk's effects are committed and its
-    // messages acknowledged; kafkajs then commits resolved offsets in the
-    // background (and on rebalance and stop), off the critical path. A crash
-    // can only widen the redelivered range, which the progress table absorbs.
-    autoCommit: true,
-    autoCommitInterval: settings.offsetCommitIntervalMs,
+    // messages acknowledged, and committed by `commits` (not kafkajs's
+    // autoCommit, which would commit after every batch).
+    autoCommit: false,
     eachBatchAutoResolve: false,
     // Every partition of a fetch is handed over at once (a waiting partition
     // costs nothing); how many transactions run at once is partitionsConcurrently.
     partitionsConsumedConcurrently: HANDED_OVER,
     eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
-      // A fetched batch is applied in chunks of at most maxBatchSize records;
-      // a transaction takes whole chunks of any partitions up to that size
-      // (maxBatchSize 1 is the naive one-message-at-a-time baseline).
-      for (let i = 0; i < batch.messages.length; i += settings.maxBatchSize) {
-        if (isStale() || !isRunning()) return
-        await applyChunk(batch, batch.messages.slice(i, i + settings.maxBatchSize), { heartbeat, isRunning, resolveOffset })
-      }
+      // Once stopping, nothing new starts: what was finished is committed,
+      // and the rest is the next owner's.
+      if (stopping) return
+      await batches.run(async () => {
+        // A fetched batch is applied in chunks of at most maxBatchSize records;
+        // a transaction takes whole chunks of any partitions up to that size
+        // (maxBatchSize 1 is the naive one-message-at-a-time baseline).
+        for (let i = 0; i < batch.messages.length; i += settings.maxBatchSize) {
+          if (isStale() || !isRunning() || stopping) return
+          await applyChunk(batch, batch.messages.slice(i, i + settings.maxBatchSize), { heartbeat, isRunning, resolveOffset })
+        }
+      })
       // kafkajs fetches again once every partition of this fetch is done:
       // under a steady load, let the next batch gather first (pacer.js).
       const linger = pacer.lingerMs()
-      if (linger > 0 && isRunning()) await sleep(linger)
+      if (linger > 0 && isRunning() && !stopping) await sleep(linger)
     }
   })
 
@@ -436,18 +455,16 @@ async function runConsumer (opts) {
         if (replayEnd > lastFetched) { replayedThrough.set(partKey, replayEnd); commitThrough = replayEnd }
       }
       // Only now, with effects committed and messages acknowledged, may the
-      // broker forget the records.
+      // broker forget the records. A re-emitted stored range may reach past
+      // this fetch: the commit then skips it too.
       resolveOffset(String(lastFetched))
-      if (commitThrough > lastFetched) {
-        // A re-emitted stored range reaches past this fetch: skip it explicitly.
-        await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: String(commitThrough + 1n) }])
-      }
+      commits.done(batch.topic, batch.partition, commitThrough + 1n)
     } catch (err) {
       spans.end(err)
       throw err
     }
     spans.end()
-    // Effects committed, messages acknowledged, offsets committed: hand over.
+    // Effects committed, messages acknowledged: hand over.
     for (const r of done.results) {
       try { if (r.afterCommit) r.afterCommit() } catch (err) { log.error({ err }, 'afterCommit failed') }
       for (const u of r.unparsable) {
@@ -474,8 +491,17 @@ async function runConsumer (opts) {
 
   return {
     consumer,
-    async stop () {
-      await consumer.disconnect()
+    stop () {
+      // Let the chunks in progress finish, commit every finished offset, then
+      // leave the group: a graceful stop redelivers nothing.
+      stopped = stopped || (async () => {
+        stopping = true
+        consumer.pause(topics.map((topic) => ({ topic })))
+        await batches.idle()
+        await commits.close()
+        await consumer.disconnect()
+      })()
+      return stopped
     }
   }
 }

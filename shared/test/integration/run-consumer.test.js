@@ -81,6 +81,7 @@ async function start (s, handlerOpts = {}, settingsOverrides = {}, mode = MODES[
 
 const ids = (n, prefix) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`)
 const effects = async (s) => Object.fromEntries((await db(s.table).select('id', 'applied')).map((r) => [r.id, r.applied]))
+const committedTotal = async (s) => (await tk.committed(s.groupId, s.inTopic)).reduce((a, b) => a + Math.max(0, b), 0)
 
 test.each(MODES)('applies a batch once, emits its messages, then commits the offsets (%s)', async (mode) => {
   const s = await scenario(3)
@@ -93,6 +94,52 @@ test.each(MODES)('applies a batch once, emits its messages, then commits the off
   expect(out.messages.map((m) => m.value.id).sort()).toEqual([...sent].sort())
   expect(await effects(s)).toEqual(Object.fromEntries(sent.map((id) => [id, 1])))
   await waitUntil(async () => (await tk.committed(s.groupId, s.inTopic)).reduce((a, b) => a + b, 0) === 30, { what: 'offsets committed' })
+})
+
+test('offsets are committed by interval, not after every fetch; a stop commits what is finished, so a restart redelivers nothing', async () => {
+  const s = await scenario(1)
+  const out = await tk.collect(s.outTopic)
+  const longInterval = { offsetCommitIntervalMs: 60000 }
+  const runner = await start(s, {}, longInterval)
+  const requests = []
+  runner.consumer.on(runner.consumer.events.COMMIT_OFFSETS, (e) => requests.push(e))
+  // Five fetches, one after another: each round is applied and emitted
+  // before the next is sent. Committing after every batch (kafkajs's
+  // autoCommit) would have committed the first four before their next fetch.
+  for (let round = 0; round < 5; round++) {
+    await tk.send(ids(6, `r${round}`).map((id) => ({ topic: s.inTopic, key: id, value: { id } })))
+    await out.waitForCount(6 * (round + 1))
+  }
+  expect(requests).toHaveLength(0)
+  expect(await tk.committed(s.groupId, s.inTopic)).toEqual([-1])
+
+  await runner.stop()
+  expect(requests).toHaveLength(1)
+  expect(await tk.committed(s.groupId, s.inTopic)).toEqual([30])
+
+  // The next consumer of the group starts after the last finished record.
+  await start(s, {}, longInterval)
+  await tk.send([{ topic: s.inTopic, key: 'late', value: { id: 'late' } }])
+  await out.waitForCount(31)
+  const outIds = out.messages.map((m) => m.value.id)
+  expect(new Set(outIds).size).toBe(31)
+  expect(await effects(s)).toEqual(Object.fromEntries(outIds.map((id) => [id, 1])))
+})
+
+test('a rebalance commits what the consumer has finished before the group settles', async () => {
+  const s = await scenario(2)
+  const out = await tk.collect(s.outTopic)
+  const longInterval = { offsetCommitIntervalMs: 60000 }
+  await start(s, {}, longInterval)
+  const sent = ids(20, 'b')
+  await tk.send(sent.map((id) => ({ topic: s.inTopic, key: id, value: { id } })))
+  await out.waitForCount(20)
+  expect(await committedTotal(s)).toBe(0)
+
+  // A second member joins: the first learns of the rebalance and commits.
+  await start(s, {}, longInterval)
+  await waitUntil(async () => (await committedTotal(s)) === 20, { what: 'the finished offsets committed at the rebalance' })
+  expect(await effects(s)).toEqual(Object.fromEntries(sent.map((id) => [id, 1])))
 })
 
 test('records are applied in transactions of at most maxBatchSize', async () => {
@@ -230,8 +277,6 @@ function crashChild (s, crashFile, crashes = 1, mode = 'own') {
   const exited = new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })))
   return { proc, exited }
 }
-
-const committedTotal = async (s) => (await tk.committed(s.groupId, s.inTopic)).reduce((a, b) => a + Math.max(0, b), 0)
 
 /**
  * Waits until every id sent is on the output topic, then returns the ids it
