@@ -78,6 +78,7 @@ async function startHandlers (runtime, requested) {
       })
       runtime.lifecycle.add(`${name} consumer`, () => runner.stop())
       runtime.metrics.watchGroup(groupId, topics)
+      runtime.metrics.watchKafka(name, runner.consumer)
     } else {
       await spec.start()
       runtime.lifecycle.add(name, () => spec.stop())

@@ -125,4 +125,14 @@ test('notifications show up as stage observations, callback outcomes and zero la
     { group: groupId, topic, partition: '0' },
     { group: groupId, topic, partition: '1' }
   ])
+
+  // Its round trips to the broker, by client and API: the consumer fetched
+  // and committed its offsets, the admin client read the lag above.
+  const requests = (client, api) => valueOf(m, 'switchyard_kafka_requests_total', { client, api }) || 0
+  expect(requests('notification', 'Fetch')).toBeGreaterThan(0)
+  const after = await waitUntil(async () => {
+    const s = await scrape()
+    return valueOf(s, 'switchyard_kafka_requests_total', { client: 'notification', api: 'OffsetCommit' }) > 0 && s
+  }, { what: 'the notification consumer\'s offset commits counted' })
+  expect(valueOf(after, 'switchyard_kafka_requests_total', { client: 'admin', api: 'ListOffsets' })).toBeGreaterThan(0)
 })

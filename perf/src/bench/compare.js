@@ -20,6 +20,7 @@ const METRICS = [
   ['SQL / transfer', (/** @type {any} */ c) => c.atReferenceStep.sqlPerTransfer, 'lower is better'],
   ['commits / transfer', (/** @type {any} */ c) => c.atReferenceStep.commitsPerTransfer, 'lower is better'],
   ['Kafka msgs / transfer', (/** @type {any} */ c) => c.atReferenceStep.kafkaPerTransfer, 'lower is better'],
+  ['Kafka requests / transfer', (/** @type {any} */ c) => c.atReferenceStep.kafkaRequestsPerTransfer, 'lower is better'],
   ['CPU ms / transfer', (/** @type {any} */ c) => c.atReferenceStep.cpuMsPerTransferTotal, 'lower is better']
 ]
 

@@ -56,10 +56,10 @@ function renderMarkdown (result, svgFiles) {
     `${s.payers} payers, ${s.payees} payees; ${s.reps} repetition(s) per configuration, interleaved.`, '')
   if (result.problems.length) L.push('**Problems (the steps concerned are INVALID):**', '', ...result.problems.map((/** @type {string} */ p) => `- ${p}`), '')
 
-  L.push('## Summary', '', '| configuration | max sustainable rate (/s) | kept up with (/s) | single p50 (ms) | single p99 (ms) | SQL / transfer | commits / transfer | Kafka msgs / transfer | CPU ms / transfer | at rate (/s) |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |')
+  L.push('## Summary', '', '| configuration | max sustainable rate (/s) | kept up with (/s) | single p50 (ms) | single p99 (ms) | SQL / transfer | commits / transfer | Kafka msgs / transfer | Kafka requests / transfer | CPU ms / transfer | at rate (/s) |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |')
   for (const [label, c] of Object.entries(result.summary.byConfig)) {
     const a = /** @type {any} */ (c).atReferenceStep
-    L.push(`| ${label} | ${f(c.maxSustainableRate)} | ${f(c.maxKeptUpRate)} | ${f(c.singleP50)} | ${f(c.singleP99)} | ${f(a.sqlPerTransfer)} | ${f(a.commitsPerTransfer)} | ${f(a.kafkaPerTransfer)} | ${f(a.cpuMsPerTransferTotal)} | ${f(a.offeredRate)} |`)
+    L.push(`| ${label} | ${f(c.maxSustainableRate)} | ${f(c.maxKeptUpRate)} | ${f(c.singleP50)} | ${f(c.singleP99)} | ${f(a.sqlPerTransfer)} | ${f(a.commitsPerTransfer)} | ${f(a.kafkaPerTransfer)} | ${f(a.kafkaRequestsPerTransfer)} | ${f(a.cpuMsPerTransferTotal)} | ${f(a.offeredRate)} |`)
   }
   L.push('', '*Max sustainable*: highest step with p99 within target, success and no backlog growth. *Kept up with*: highest step with success and no backlog growth whatever the latency (a lower bound when the ladder stopped first). ' +
     'Work per transfer is read at each run\'s highest passing step (its first step if none passed); it includes what the processes burn when idle (below). Medians, with min–max over repetitions.', '')
@@ -109,14 +109,14 @@ function renderMarkdown (result, svgFiles) {
     L.push(`Max sustainable rate: **${run.maxSustainableRate}/s**; kept up with ${run.maxKeptUpRate}/s.` +
       (run.traceBytes ? ` Trace files written: ${Math.round(run.traceBytes / 2 ** 20)} MiB.` : '') +
       (run.idle ? ` Idle, % of a core: ${Object.entries(run.idle.processes).filter(([k]) => k !== 'generator').map(([k, v]) => `${k} ${/** @type {any} */ (v).pctCore}`).join(', ')}.` : ''), '')
-    L.push(`| offered | achieved | p50 | p90 | p99 | p99.9 | max | success | backlog | gates | SQL/t | commits/t | commit lane busy | Kafka/t | CPU ms/t ${COMPONENTS.join('/')} | other CPU % | verdict |`)
+    L.push(`| offered | achieved | p50 | p90 | p99 | p99.9 | max | success | backlog | gates | SQL/t | commits/t | commit lane busy | Kafka msgs/requests per t | CPU ms/t ${COMPONENTS.join('/')} | other CPU % | verdict |`)
     L.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |')
     for (const st of run.steps) {
       const p = st.cpu.processes
       const cpu = COMPONENTS.map((k) => (p[k] ? p[k].msPerTransfer : '–')).join('/')
       const l = st.latency
       L.push(`| ${st.offeredRate} | ${st.achievedRate} | ${n(l.p50)} | ${n(l.p90)} | ${n(l.p99)} | ${n(l.p999)} | ${n(l.max)} | ${(st.success * 100).toFixed(2)}% | ${st.backlog.growing ? 'growing' : 'flat'} (${st.backlog.growthMs} ms) | ${st.valid ? 'ok' : '**INVALID**'} | ` +
-        `${n(st.sql.statementsPerTransfer)} | ${n(st.sql.commitsPerTransfer)} | ${n(st.stages?.sharedTransactions?.busyShare)} | ${n(st.kafka.perTransfer)} | ${cpu} | ${st.cpu.otherProcessesPctCore}${st.cpu.stealPct ? ` (steal ${st.cpu.stealPct}%)` : ''} | ${st.meetsTarget ? 'meets target' : st.reasons.join('; ')}${st.discardedContendedAttempts ? ` (measured again: ${st.discardedContendedAttempts.length} earlier attempt(s) ran while other processes used > ${s.quiet.maxOtherPctCore}% of a core)` : ''} |`)
+        `${n(st.sql.statementsPerTransfer)} | ${n(st.sql.commitsPerTransfer)} | ${n(st.stages?.sharedTransactions?.busyShare)} | ${n(st.kafka.perTransfer)} / ${n(st.kafka.requests?.perTransfer)} | ${cpu} | ${st.cpu.otherProcessesPctCore}${st.cpu.stealPct ? ` (steal ${st.cpu.stealPct}%)` : ''} | ${st.meetsTarget ? 'meets target' : st.reasons.join('; ')}${st.discardedContendedAttempts ? ` (measured again: ${st.discardedContendedAttempts.length} earlier attempt(s) ran while other processes used > ${s.quiet.maxOtherPctCore}% of a core)` : ''} |`)
     }
     const shared = [...new Set(run.steps.flatMap((/** @type {any} */ st) => st.sql.otherClientsOnServer))]
     if (shared.length) L.push('', `Other databases had clients on the same MariaDB server during these steps (${shared.join(', ')}): the global Com_* counters include their statements, so SQL/t is an upper bound.`)

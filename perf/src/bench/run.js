@@ -14,6 +14,7 @@ const { evaluateGates } = require('./gates')
 const { settle, positionSums, stepFacts } = require('./ledger-facts')
 const acc = require('./accounting')
 const { scrapeStages, stageDelta, stagesLine } = require('./stage-breakdown')
+const { scrapeKafkaRequests, requestsDelta, requestsLine } = require('./kafka-requests')
 const { createKafkaFromConfig } = require('../../../shared/src/kafka')
 const fs = require('node:fs')
 const path = require('node:path')
@@ -36,14 +37,15 @@ async function accounted (ctx, measure) {
   const others = await acc.otherDbClients(ctx.db, ctx.dbName)
   const [sqlA, kA] = await Promise.all([acc.sqlCounters(ctx.db), acc.topicMessages(ctx.admin, ctx.sut.topics)])
   const notifiedBefore = ctx.sim.stats.payeeNotifications
-  const stagesA = await scrapeStages(ctx.sut.handlersMetricsUrls)
+  const [stagesA, requestsA] = await Promise.all([scrapeStages(ctx.sut.handlersMetricsUrls), scrapeKafkaRequests(ctx.sut.metricsUrls)])
   const cpuA = acc.cpuSnapshot(ctx.pids)
   const result = await measure()
   // The payees' COMMITTED notifications are part of a transfer's work.
   const deadline = Date.now() + 10000
   while (ctx.sim.stats.payeeNotifications - notifiedBefore < result.committedCallbacks && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
   const cpuB = acc.cpuSnapshot(ctx.pids)
-  const stages = stageDelta(stagesA, await scrapeStages(ctx.sut.handlersMetricsUrls))
+  const [stagesB, requestsB] = await Promise.all([scrapeStages(ctx.sut.handlersMetricsUrls), scrapeKafkaRequests(ctx.sut.metricsUrls)])
+  const stages = stageDelta(stagesA, stagesB)
   const [sqlB, kB] = await Promise.all([acc.sqlCounters(ctx.db), acc.topicMessages(ctx.admin, ctx.sut.topics)])
   for (const o of await acc.otherDbClients(ctx.db, ctx.dbName)) if (!others.includes(o)) others.push(o)
   const n = result.committedCallbacks
@@ -58,7 +60,7 @@ async function accounted (ctx, measure) {
     quietBefore: quiet,
     cpu: acc.cpuDelta(cpuA, cpuB, n),
     sql: { ...acc.sqlDelta(sqlA, sqlB, n), otherClientsOnServer: others },
-    kafka: acc.kafkaDelta(kA, kB, n, ctx.sut.config.KAFKA_TOPIC_PREFIX),
+    kafka: { ...acc.kafkaDelta(kA, kB, n, ctx.sut.config.KAFKA_TOPIC_PREFIX), requests: requestsDelta(requestsA, requestsB, n) },
     payeeNotificationsMissing: Math.max(0, n - (ctx.sim.stats.payeeNotifications - notifiedBefore)),
     stages
   }
@@ -144,6 +146,7 @@ async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, 
         `${step.sql.statementsPerTransfer} SQL/${step.sql.commitsPerTransfer} commits per transfer, CPU ${step.cpu.ourMsPerTransfer} ms/transfer` +
         `${step.contended ? ` [other processes used ${step.cpu.otherProcessesPctCore}% of a core]` : ''}${step.meetsTarget ? '' : ` — misses target: ${step.reasons.join('; ')}`}${step.valid ? '' : ' — INVALID (gates)'}`)
       if (step.stages) say(`${label}: ${rate}/s per stage (records/transaction, mean ms): ${stagesLine(step.stages)}`)
+      if (step.kafka.requests) say(`${label}: ${rate}/s Kafka requests per transfer: ${requestsLine(step.kafka.requests)}; messages ${step.kafka.perTransfer}`)
       if (ladderDone(out.steps, profile.stopAfterFailures)) break
     }
     // Leave nothing in flight for the next run: wait for the last step's stragglers to finish or expire.

@@ -30,6 +30,7 @@ function work (step) {
     sqlPerTransfer: step.sql.statementsPerTransfer,
     commitsPerTransfer: step.sql.commitsPerTransfer,
     kafkaPerTransfer: step.kafka.perTransfer,
+    kafkaRequestsPerTransfer: step.kafka.requests ? step.kafka.requests.perTransfer : null,
     cpuMsPerTransfer: cpu,
     cpuMsPerTransferTotal: step.cpu.ourMsPerTransfer
   }
@@ -53,6 +54,7 @@ function summarizeConfig (runs) {
       sqlPerTransfer: spread(refs.map((w) => w.sqlPerTransfer)),
       commitsPerTransfer: spread(refs.map((w) => w.commitsPerTransfer)),
       kafkaPerTransfer: spread(refs.map((w) => w.kafkaPerTransfer)),
+      kafkaRequestsPerTransfer: spread(refs.map((w) => w.kafkaRequestsPerTransfer)),
       cpuMsPerTransferTotal: spread(refs.map((w) => w.cpuMsPerTransferTotal)),
       cpuMsPerTransfer: Object.fromEntries(components.map((c) => [c, spread(refs.map((w) => w.cpuMsPerTransfer[c]))]))
     }

@@ -88,7 +88,11 @@ function createProducer ({ kafka, idempotent = false }) {
     },
     async disconnect () {
       await producer.disconnect()
-    }
+    },
+    // kafkajs's instrumentation events (metrics count the requests).
+    events: producer.events,
+    /** @type {import('kafkajs').Producer['on']} */
+    on: (event, listener) => producer.on(event, listener)
   }
 }
 

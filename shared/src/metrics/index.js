@@ -5,8 +5,9 @@
 // together each get exactly their own series) and the observers that feed it.
 // Nothing here is called from business logic: the consumer runner reports
 // chunks to `observer`, the notification dispatcher reports attempts to
-// `callbacks`, the API's onResponse hook feeds `http`, and gauges (pool,
-// lag) are read when Prometheus scrapes.
+// `callbacks`, the API's onResponse hook feeds `http`, Kafka clients are
+// watched for their requests, and gauges (pool, lag) are read when
+// Prometheus scrapes.
 
 const { Registry, collectDefaultMetrics } = require('prom-client')
 const { createStageMetrics } = require('./stage-metrics')
@@ -15,6 +16,7 @@ const { createCallbackMetrics } = require('./callbacks')
 const { createDbPoolGauge } = require('./db-pool')
 const { createHttpMetrics } = require('./http')
 const { createSharedTransactionMetrics } = require('./shared-transactions')
+const { createKafkaRequestMetrics } = require('./kafka-requests')
 
 /**
  * @param {{ config: import('../config').Config, db: import('knex').Knex, admin: import('kafkajs').Admin,
@@ -26,6 +28,8 @@ function createMetrics ({ config, db, admin, logger }) {
   collectDefaultMetrics({ register: registry, prefix: 'switchyard_' })
   createDbPoolGauge(registry, db)
   const lag = createConsumerLag(registry, { admin, refreshMs: config.METRICS_LAG_REFRESH_MS, logger })
+  const kafkaRequests = createKafkaRequestMetrics(registry)
+  if (admin) kafkaRequests.watch('admin', admin)
   return {
     registry,
     /** For the consumer runner (RunnerOptions.observer). */
@@ -41,6 +45,11 @@ function createMetrics ({ config, db, admin, logger }) {
      * @type {(groupId: string, topics: string[]) => void}
      */
     watchGroup: lag.watchGroup,
+    /**
+     * Counts a Kafka client's requests under `name` (the producer, each stage's consumer).
+     * @type {(name: string, client: import('./kafka-requests').InstrumentedClient) => void}
+     */
+    watchKafka: kafkaRequests.watch,
     /** The text Prometheus scrapes, with its content type. */
     async scrape () {
       return { contentType: registry.contentType, body: await registry.metrics() }

@@ -4,6 +4,7 @@
 // metrics, pool gauges and callback counters, read as Prometheus reads them.
 // The knex instance is real but never connects (pool minimum 0, no query).
 
+const { EventEmitter } = require('node:events')
 const client = require('prom-client')
 const { createMetrics } = require('../../src/metrics')
 const { createDb } = require('../../src/db')
@@ -81,5 +82,27 @@ test('the HTTP hook labels a request with its route pattern, never the URL', asy
   const m = await scrape(metrics)
   expect(valueOf(m, 'switchyard_http_request_seconds_sum', { method: 'PUT', route: '/transfers/:id', status: '200' })).toBeCloseTo(0.0035)
   expect(valueOf(m, 'switchyard_http_request_seconds_count', { method: 'GET', route: 'unmatched', status: '404' })).toBe(1)
+  metrics.close()
+})
+
+test('a watched Kafka client\'s requests are counted by client and API', async () => {
+  const metrics = createMetrics({ config, db, admin: /** @type {any} */ (null), logger })
+  // kafkajs clients emit a REQUEST instrumentation event per request sent.
+  const clientLike = (prefix) => {
+    const emitter = new EventEmitter()
+    const events = { REQUEST: `${prefix}.network.request` }
+    return { events, on: (event, fn) => emitter.on(event, fn), request: (apiName) => emitter.emit(events.REQUEST, { payload: { apiName } }) }
+  }
+  const consumer = clientLike('consumer')
+  const producer = clientLike('producer')
+  metrics.watchKafka('prepare', consumer)
+  metrics.watchKafka('producer', producer)
+  for (const api of ['Fetch', 'Fetch', 'OffsetCommit']) consumer.request(api)
+  producer.request('Produce')
+  const m = await scrape(metrics)
+  expect(valueOf(m, 'switchyard_kafka_requests_total', { client: 'prepare', api: 'Fetch' })).toBe(2)
+  expect(valueOf(m, 'switchyard_kafka_requests_total', { client: 'prepare', api: 'OffsetCommit' })).toBe(1)
+  expect(valueOf(m, 'switchyard_kafka_requests_total', { client: 'producer', api: 'Produce' })).toBe(1)
+  expect(valueOf(m, 'switchyard_kafka_requests_total', { client: 'producer', api: 'Fetch' })).toBeUndefined()
   metrics.close()
 })

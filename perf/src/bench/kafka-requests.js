@@ -1,0 +1,65 @@
+'use strict'
+
+// Kafka requests per transfer, by API, from the switch's own counters
+// (`switchyard_kafka_requests_total`, docs/metrics.md) read before and after
+// a step in every switch process. Messages per transfer (accounting.js) say
+// what the pipeline carries; requests say how many round trips it took.
+
+const { parseExposition } = require('../../../shared/src/metrics/exposition')
+const { round } = require('./schedule')
+
+const METRIC = 'switchyard_kafka_requests_total'
+
+/**
+ * Requests by API in one exposition text, all clients together.
+ * @param {string} text @returns {Record<string, number>}
+ */
+function parseKafkaRequests (text) {
+  /** @type {Record<string, number>} */
+  const out = {}
+  for (const { name, labels, value } of parseExposition(text, { requireType: false }).samples) {
+    if (name === METRIC && labels.api) out[labels.api] = (out[labels.api] || 0) + value
+  }
+  return out
+}
+
+/**
+ * Every process's requests by API, summed; null when a process did not answer.
+ * @param {string[]} urls /metrics of the API and every handler process
+ * @returns {Promise<Record<string, number> | null>}
+ */
+async function scrapeKafkaRequests (urls) {
+  try {
+    const byProcess = await Promise.all(urls.map(async (url) => {
+      const res = await fetch(url)
+      if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`)
+      return parseKafkaRequests(await res.text())
+    }))
+    /** @type {Record<string, number>} */
+    const out = {}
+    for (const counts of byProcess) for (const [api, n] of Object.entries(counts)) out[api] = (out[api] || 0) + n
+    return out
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Requests per transfer between two scrapes: in all, and by API (largest first).
+ * @param {Record<string, number> | null} before @param {Record<string, number> | null} after @param {number} transfers
+ * @returns {{ perTransfer: number, byApi: Record<string, number> } | null}
+ */
+function requestsDelta (before, after, transfers) {
+  if (!before || !after || !transfers) return null
+  const grown = Object.entries(after)
+    .map(([api, n]) => /** @type {[string, number]} */ ([api, n - (before[api] || 0)]))
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+  const total = grown.reduce((sum, [, n]) => sum + n, 0)
+  return { perTransfer: round(total / transfers, 3), byApi: Object.fromEntries(grown.map(([api, n]) => [api, round(n / transfers, 3)])) }
+}
+
+/** "2.1 (Fetch 1.1, Produce 0.6, …)" for the step's console line. @param {ReturnType<typeof requestsDelta>} r */
+const requestsLine = (r) => (r ? `${r.perTransfer} (${Object.entries(r.byApi).map(([api, n]) => `${api} ${n}`).join(', ')})` : '')
+
+module.exports = { parseKafkaRequests, scrapeKafkaRequests, requestsDelta, requestsLine }
