@@ -45,12 +45,14 @@ async function scrapeKafkaRequests (urls) {
 }
 
 /**
- * Requests per transfer between two scrapes: in all, and by API (largest first).
+ * Requests per transfer between two scrapes: in all, and by API (largest first);
+ * null when the processes count none.
  * @param {Record<string, number> | null} before @param {Record<string, number> | null} after @param {number} transfers
  * @returns {{ perTransfer: number, byApi: Record<string, number> } | null}
  */
 function requestsDelta (before, after, transfers) {
-  if (!before || !after || !transfers) return null
+  // No counters at all: a switch (or an older commit) that does not count its requests.
+  if (!before || !after || !transfers || !Object.keys(after).length) return null
   const grown = Object.entries(after)
     .map(([api, n]) => /** @type {[string, number]} */ ([api, n - (before[api] || 0)]))
     .filter(([, n]) => n > 0)
@@ -59,7 +61,10 @@ function requestsDelta (before, after, transfers) {
   return { perTransfer: round(total / transfers, 3), byApi: Object.fromEntries(grown.map(([api, n]) => [api, round(n / transfers, 3)])) }
 }
 
-/** "2.1 (Fetch 1.1, Produce 0.6, …)" for the step's console line. @param {ReturnType<typeof requestsDelta>} r */
-const requestsLine = (r) => (r ? `${r.perTransfer} (${Object.entries(r.byApi).map(([api, n]) => `${api} ${n}`).join(', ')})` : '')
+/**
+ * "2.1 (Fetch 1.1, Produce 0.6, …)" for the step's console line; APIs that round to 0 per transfer are left out.
+ * @param {ReturnType<typeof requestsDelta>} r
+ */
+const requestsLine = (r) => (r ? `${r.perTransfer} (${Object.entries(r.byApi).filter(([, n]) => n > 0).map(([api, n]) => `${api} ${n}`).join(', ')})` : '')
 
 module.exports = { parseKafkaRequests, scrapeKafkaRequests, requestsDelta, requestsLine }

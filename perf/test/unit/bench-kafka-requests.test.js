@@ -30,7 +30,13 @@ test('per transfer: what grew during the step, largest first; APIs that did not 
   expect(requestsLine(d)).toBe('4.61 (Fetch 3, Produce 1.5, OffsetCommit 0.1, Heartbeat 0.01)')
   expect(requestsDelta(null, after, 100)).toBeNull()
   expect(requestsDelta(before, after, 0)).toBeNull()
+  // A commit of the switch from before the counter existed.
+  expect(requestsDelta({}, {}, 100)).toBeNull()
   expect(requestsLine(null)).toBe('')
+  // One Metadata request in 10,000 transfers stays in the JSON, not on the line.
+  const rare = requestsDelta({ Fetch: 0, Metadata: 0 }, { Fetch: 20000, Metadata: 1 }, 10000)
+  expect(rare.byApi).toEqual({ Fetch: 2, Metadata: 0 })
+  expect(requestsLine(rare)).toBe('2 (Fetch 2)')
 })
 
 test('a scrape sums every process, and is null when one does not answer', async () => {
