@@ -7,6 +7,7 @@
 
 const { parseExposition } = require('../../../shared/src/metrics/exposition')
 const { round } = require('./schedule')
+const { scrapeAll } = require('./scrape')
 
 const METRIC = 'switchyard_kafka_requests_total'
 
@@ -29,19 +30,12 @@ function parseKafkaRequests (text) {
  * @returns {Promise<Record<string, number> | null>}
  */
 async function scrapeKafkaRequests (urls) {
-  try {
-    const byProcess = await Promise.all(urls.map(async (url) => {
-      const res = await fetch(url)
-      if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`)
-      return parseKafkaRequests(await res.text())
-    }))
-    /** @type {Record<string, number>} */
-    const out = {}
-    for (const counts of byProcess) for (const [api, n] of Object.entries(counts)) out[api] = (out[api] || 0) + n
-    return out
-  } catch {
-    return null
-  }
+  const texts = await scrapeAll(urls)
+  if (!texts) return null
+  /** @type {Record<string, number>} */
+  const out = {}
+  for (const text of texts) for (const [api, n] of Object.entries(parseKafkaRequests(text))) out[api] = (out[api] || 0) + n
+  return out
 }
 
 /**

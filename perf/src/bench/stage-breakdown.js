@@ -8,6 +8,7 @@
 
 const { parseExposition } = require('../../../shared/src/metrics/exposition')
 const { round } = require('./schedule')
+const { scrapeAll } = require('./scrape')
 
 /** Histogram families of shared/src/metrics/stage-metrics.js, labelled by stage. */
 const METRICS = {
@@ -150,17 +151,12 @@ function mergeScrapes (scrapes) {
  * @returns {Promise<Scrape | null>} null when any of them did not answer
  */
 async function scrapeStages (urls) {
-  try {
-    const scrapes = await Promise.all(urls.map(async (url) => {
-      const res = await fetch(url)
-      if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`)
-      const parsed = parse(await res.text())
-      return { stages: stagesOf(parsed), gc: gcOf(parsed), shared: sharedOf(parsed), windowMs: windowOf(parsed), at: Date.now() }
-    }))
-    return mergeScrapes(scrapes)
-  } catch {
-    return null
-  }
+  const texts = await scrapeAll(urls)
+  if (!texts) return null
+  return mergeScrapes(texts.map((text) => {
+    const parsed = parse(text)
+    return { stages: stagesOf(parsed), gc: gcOf(parsed), shared: sharedOf(parsed), windowMs: windowOf(parsed), at: Date.now() }
+  }))
 }
 
 /**
