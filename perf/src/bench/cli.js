@@ -13,6 +13,7 @@
 //   [--p99-target ms]       the latency bound of a sustained step instead of 100 ms (a slower machine's
 //                           knee; printed in the report and beside every maximum it sets)
 //   [--cpu-prof dir]        write V8 CPU profiles of the api and handler processes to dir (costs speed)
+//   [--keep-traces dir]     keep the traced runs' span files under dir, for `npm run gaps`
 //   [--node-flags="…"]      the switch's Node flags instead of the ones it is deployed with (experiments; printed in the report)
 //   [--handler-processes "prepare,position,fulfil,timeout|notification"]
 //                           which handlers share a process, processes separated by | (default: sut.js HANDLER_PROCESSES)
@@ -67,13 +68,14 @@ function options (args = process.argv.slice(2)) {
       env: { type: 'string' },
       'p99-target': { type: 'string' },
       'cpu-prof': { type: 'string' },
+      'keep-traces': { type: 'string' },
       'node-flags': { type: 'string' },
       'handler-processes': { type: 'string' },
       help: { type: 'boolean', default: false }
     }
   })
   if (values.help) {
-    console.log('usage: node perf/src/bench/cli.js [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head|<revision>] [--db name] [--keep-ledger] [--env K=V,…] [--p99-target ms] [--cpu-prof dir] [--node-flags="…"] [--handler-processes "a,b|c"]')
+    console.log('usage: node perf/src/bench/cli.js [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head|<revision>] [--db name] [--keep-ledger] [--env K=V,…] [--p99-target ms] [--cpu-prof dir] [--keep-traces dir] [--node-flags="…"] [--handler-processes "a,b|c"]')
     process.exit(0)
   }
   const name = values.profile || (values.quick ? 'quick' : 'full')
@@ -96,6 +98,7 @@ function options (args = process.argv.slice(2)) {
     profile.targets = { ...profile.targets, p99TargetMs: ms }
   }
   if (values['cpu-prof']) profile.cpuProfDir = path.resolve(values['cpu-prof'])
+  if (values['keep-traces']) profile.keepTracesDir = path.resolve(values['keep-traces'])
   if (values['node-flags'] !== undefined) profile.nodeFlags = values['node-flags'].split(/\s+/).filter(Boolean)
   if (values['handler-processes'] !== undefined) profile.handlerProcesses = parseHandlerProcesses(values['handler-processes'])
   const dbName = values.db || (name === 'seeded' ? SEEDED_DB : BENCH_DB)

@@ -25,8 +25,10 @@ const common = {
   payeeFailRate: 0,
   warmup: 30,
   idleMs: 3000,
-  // The traced runs' span files are measured, then deleted unless this is true.
-  keepTraces: false,
+  // The traced runs' span files are measured, then deleted, unless they go to this directory
+  // (--keep-traces), where the gap report can read them.
+  /** @type {string | null} */
+  keepTracesDir: null,
   stopAfterFailures: 2,
   maxBacklogMs: 3000,
   drainTimeoutMs: 30000,

@@ -95,8 +95,10 @@ async function measureStep (ctx, rate, profile) {
  *   stackPids: Record<string, number | null>, dbName: string, codeDir: string, say: (m: string) => void }} opts
  */
 async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, say }) {
-  // Trace files of this run only: their size is part of tracing's cost; removed afterwards.
-  const traceDir = env.TRACING_DIR ? path.join(env.TRACING_DIR, `${label}-${Date.now().toString(36)}`) : null
+  // Trace files of this run only: their size is part of tracing's cost; removed afterwards
+  // unless the campaign keeps them (--keep-traces) for the gap report.
+  const traceRoot = env.TRACING_DIR ? profile.keepTracesDir || env.TRACING_DIR : null
+  const traceDir = traceRoot ? path.join(traceRoot, `${label}-${Date.now().toString(36)}`) : null
   if (traceDir) env = { ...env, TRACING_DIR: traceDir }
   let sut
   try {
@@ -163,7 +165,12 @@ async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, 
     await sut.stop()
     if (traceDir) {
       out.traceBytes = dirBytes(traceDir)
-      if (!profile.keepTraces) fs.rmSync(traceDir, { recursive: true, force: true })
+      if (profile.keepTracesDir) {
+        out.traceDir = traceDir
+        say(`${label}: trace files kept in ${traceDir} (npm run gaps -- ${traceDir})`)
+      } else {
+        fs.rmSync(traceDir, { recursive: true, force: true })
+      }
     }
   }
   return out

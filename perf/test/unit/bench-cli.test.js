@@ -17,3 +17,10 @@ test('a sustained step holds p99 ≤ 100 ms unless --p99-target says otherwise',
 test('a --p99-target that is not a positive number of milliseconds is refused', () => {
   for (const bad of ['abc', '0', '-5']) expect(() => options([`--p99-target=${bad}`])).toThrow('--p99-target is a number of milliseconds')
 })
+
+test('--keep-traces keeps the traced runs\' span files in a directory of its own', () => {
+  expect(options(['--quick']).profile.keepTracesDir).toBeNull()
+  const kept = options(['--quick', '--keep-traces', 'some/traces'])
+  expect(kept.profile.keepTracesDir).toBe(require('node:path').resolve('some/traces'))
+  expect(PROFILES.quick.keepTracesDir).toBeNull()
+})
