@@ -32,6 +32,11 @@
 function createOffsetCommits ({ commit, intervalMs, logger }) {
   /** @type {Map<string, { topic: string, partition: number, next: bigint }>} */
   let pending = new Map()
+  // The newest offset committed per partition: a chunk inside a re-emitted
+  // stored range (run-consumer.js) finishes below an offset already
+  // committed past that range, and must not move it back.
+  /** @type {Map<string, bigint>} */
+  const committed = new Map()
   /** @type {NodeJS.Timeout | null} */
   let timer = null
   // Commits go out one after another, each with the newest offsets, so an
@@ -57,6 +62,7 @@ function createOffsetCommits ({ commit, intervalMs, logger }) {
     pending = new Map()
     try {
       await commit([...due.values()].map(({ topic, partition, next }) => ({ topic, partition, offset: String(next) })))
+      for (const [key, d] of due) committed.set(key, d.next)
     } catch (err) {
       // The next interval tries again; meanwhile a crash would only
       // redeliver a little more.
@@ -81,6 +87,7 @@ function createOffsetCommits ({ commit, intervalMs, logger }) {
      */
     done (topic, partition, next) {
       const key = `${topic}:${partition}`
+      if (next <= (committed.get(key) ?? -1n)) return
       const had = pending.get(key)
       if (!had || had.next < next) pending.set(key, { topic, partition, next })
       schedule()

@@ -42,6 +42,13 @@ test('finished chunks are committed together once per interval, the newest offse
   expect(r.sent).toHaveLength(2)
   expect(r.sent[1]).toEqual([{ topic: 't', partition: 1, offset: '4' }])
   expect(commits.pendingCount()).toBe(0)
+
+  // A chunk that finishes below what is committed (inside a re-emitted
+  // stored range) never moves the committed offset back.
+  commits.done('t', 0, 6n)
+  expect(commits.pendingCount()).toBe(0)
+  await jest.advanceTimersByTimeAsync(1000)
+  expect(r.sent).toHaveLength(2)
 })
 
 test('a failed commit is tried again with the next interval, newer offsets winning', async () => {
