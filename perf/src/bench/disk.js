@@ -24,12 +24,13 @@ const gb = (bytes) => `${(bytes / 1024 ** 3).toFixed(1)} GB`
 /**
  * The most transfers a campaign can run: every step of every ladder (a ladder
  * usually stops earlier), the steps measured again, warm-ups, single transfers.
- * @param {{ rates: number[], stepMs: number, warmup: number, single: number, reps: number, configs: string[], contendedRetries: number }} profile
+ * @param {{ rates: number[], stepMs: number, warmup: number, warmupLoadMs?: number, single: number, reps: number, configs: string[], contendedRetries: number }} profile
  */
 function maxTransfers (profile) {
   const perStep = (/** @type {number} */ rate) => Math.ceil(rate * profile.stepMs / 1000)
   const ladder = profile.rates.reduce((sum, rate) => sum + perStep(rate), 0) + profile.contendedRetries * perStep(Math.max(0, ...profile.rates))
-  return profile.reps * profile.configs.length * (profile.warmup + profile.single + ladder)
+  const warmupLoad = profile.warmupLoadMs && profile.rates.length ? Math.ceil(Math.max(10, profile.rates[0] / 2) * profile.warmupLoadMs / 1000) : 0
+  return profile.reps * profile.configs.length * (profile.warmup + warmupLoad + profile.single + ladder)
 }
 
 /** What a campaign asks for: its ledger and the margin. @param {Parameters<typeof maxTransfers>[0]} profile */

@@ -24,6 +24,8 @@ const common = {
   payeeDelayMs: 0,
   payeeFailRate: 0,
   warmup: 30,
+  // After the single transfers, an unmeasured load at half the ladder's first rate (run.js).
+  warmupLoadMs: 4000,
   idleMs: 3000,
   // The traced runs' span files are measured, then deleted, unless they go to this directory
   // (--keep-traces), where the gap report can read them.
@@ -60,6 +62,7 @@ const PROFILES = {
     ...common,
     single: 200,
     stepMs: 8000,
+    warmupLoadMs: 2000,
     // A coarser ladder than the full profile's: once the switch held 1,200/s,
     // every ladder ran twelve steps and the profile passed 5 minutes.
     rates: [100, 200, 400, 600, 800, 1000, 1200, 1500, 2000],

@@ -112,7 +112,7 @@ async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, 
   // A Kafka admin client per run: one that has seen a deleted topic keeps asking for it.
   const admin = createKafkaFromConfig(sut.config).admin()
   await admin.connect()
-  const out = { label, env, runId: sut.runId, startMs: sut.startMs, single: null, idle: null, steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, traceBytes: /** @type {number | null} */ (null), errors: [] }
+  const out = { label, env, runId: sut.runId, startMs: sut.startMs, single: null, idle: null, warmupLoad: /** @type {any} */ (null), steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, traceBytes: /** @type {number | null} */ (null), errors: [] }
   try {
     const client = createClient({ apiUrl: sut.apiUrl, adminUrl: sut.adminUrl, hubName: sut.config.HUB_NAME })
     for (const p of [...sim.payers, ...sim.payees]) await client.provision(p, { ndc: '10000000000', deposit: '10000000000' })
@@ -128,6 +128,16 @@ async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, 
       const s = await accounted(ctx, () => runSequential({ sim, apiUrl: sut.apiUrl, count: profile.single }))
       out.single = { count: s.result.count, failed: s.result.failed, latency: s.result.latency, valid: s.valid, gates: s.gates, cpu: s.cpu, sql: s.sql, kafka: s.kafka }
       say(`${label}: single transfer p50 ${s.result.latency.p50} ms, p99 ${s.result.latency.p99} ms (${s.result.count}, ${s.result.failed} failed)${s.valid ? '' : ' INVALID'}`)
+    }
+    if (profile.warmupLoadMs > 0 && profile.rates.length) {
+      // Fresh processes are cold (compiled code, connection pools, caches), and
+      // a ladder that starts at a high rate would measure them warming up under
+      // its first step instead of the switch: a short load at half the first
+      // rate, not measured, warms them the way a running switch is warm.
+      const rate = Math.max(10, Math.round(profile.rates[0] / 2))
+      const w = await runOpenStep({ sim, apiUrl: sut.apiUrl, rate, durationMs: profile.warmupLoadMs, maxBacklogMs: profile.maxBacklogMs, drainTimeoutMs: profile.drainTimeoutMs })
+      out.warmupLoad = { rate, durationMs: profile.warmupLoadMs, sent: w.sent, committed: w.committedCallbacks }
+      await settle(db, 60000)
     }
     let retries = profile.contendedRetries
     for (const rate of profile.rates) {

@@ -11,6 +11,8 @@ describe('bench disk room', () => {
     // per run: 30 + 50 + (1,000 + 2,000) + 1 retry × 2,000 = 5,080; 2 reps × 2 configs
     expect(maxTransfers(profile)).toBe(4 * 5080)
     expect(bytesNeeded(profile)).toBe(4 * 5080 * BYTES_PER_TRANSFER + 2 * GB)
+    // The warm-up load: half the first rate (50/s) for 4 s, 200 more per run.
+    expect(maxTransfers({ ...profile, warmupLoadMs: 4000 })).toBe(4 * 5280)
     // The full profile, if every ladder went to 2,000/s: ~3.7 million transfers, ~24 GB of ledger.
     expect(maxTransfers(PROFILES.full)).toBeGreaterThan(3.6e6)
     expect(maxTransfers(PROFILES.full)).toBeLessThan(3.8e6)
