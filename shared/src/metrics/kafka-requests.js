@@ -1,7 +1,8 @@
 'use strict'
 
 // Requests this process sends to Kafka, by client and API (Fetch, Produce,
-// OffsetCommit, Heartbeat, …), from kafkajs's instrumentation events. The
+// OffsetCommit, Heartbeat, …), from kafkajs's instrumentation events (one
+// per answered request; timeouts and lost connections are not counted). The
 // bench divides them by transfers: a round trip to the broker costs a socket
 // write and a wake-up on both sides whatever it carries, so requests per
 // transfer is work to count, like SQL statements and commits.
@@ -17,7 +18,7 @@ const { Counter } = require('prom-client')
 function createKafkaRequestMetrics (registry) {
   const requests = new Counter({
     name: 'switchyard_kafka_requests_total',
-    help: 'Requests sent to Kafka, by client (producer, admin, or the consumer\'s stage) and API.',
+    help: 'Requests to Kafka that the broker answered, by client (producer, admin, or the consumer\'s stage) and API.',
     labelNames: ['client', 'api'],
     registers: [registry]
   })
