@@ -26,6 +26,7 @@ async function createRuntime ({ config, logger, lifecycle }) {
   const health = createHealthCheck({ db, admin })
   // Registered after the admin client, so it stops reading lag before that closes.
   const metrics = createMetrics({ config, db, admin, logger })
+  metrics.watchKafka('admin', admin)
   metrics.watchKafka('producer', producer)
   lifecycle.add('metrics', () => metrics.close())
   return { config, logger, lifecycle, db, kafka, admin, producer, health, metrics, observer: metrics.observer }

@@ -13,6 +13,7 @@
 // ~2.3 KB each seeded transfer takes (no callbacks).
 
 const fs = require('node:fs')
+const { warmupLoadRate } = require('./profiles')
 
 const BYTES_PER_TRANSFER = 6500
 const BYTES_PER_SEEDED_TRANSFER = 2300
@@ -29,7 +30,7 @@ const gb = (bytes) => `${(bytes / 1024 ** 3).toFixed(1)} GB`
 function maxTransfers (profile) {
   const perStep = (/** @type {number} */ rate) => Math.ceil(rate * profile.stepMs / 1000)
   const ladder = profile.rates.reduce((sum, rate) => sum + perStep(rate), 0) + profile.contendedRetries * perStep(Math.max(0, ...profile.rates))
-  const warmupLoad = profile.warmupLoadMs && profile.rates.length ? Math.ceil(Math.max(10, profile.rates[0] / 2) * profile.warmupLoadMs / 1000) : 0
+  const warmupLoad = profile.warmupLoadMs && profile.rates.length ? Math.ceil(warmupLoadRate(profile) * profile.warmupLoadMs / 1000) : 0
   return profile.reps * profile.configs.length * (profile.warmup + warmupLoad + profile.single + ladder)
 }
 

@@ -31,7 +31,14 @@ function parseKafkaRequests (text) {
  */
 async function scrapeKafkaRequests (urls) {
   const texts = await scrapeAll(urls)
-  if (!texts) return null
+  return texts && requestsOfTexts(texts)
+}
+
+/**
+ * Requests by API in several processes' metrics texts, summed.
+ * @param {string[]} texts @returns {Record<string, number>}
+ */
+function requestsOfTexts (texts) {
   /** @type {Record<string, number>} */
   const out = {}
   for (const text of texts) for (const [api, n] of Object.entries(parseKafkaRequests(text))) out[api] = (out[api] || 0) + n
@@ -61,4 +68,4 @@ function requestsDelta (before, after, transfers) {
  */
 const requestsLine = (r) => (r ? `${r.perTransfer} (${Object.entries(r.byApi).filter(([, n]) => n > 0).map(([api, n]) => `${api} ${n}`).join(', ')})` : '')
 
-module.exports = { parseKafkaRequests, scrapeKafkaRequests, requestsDelta, requestsLine }
+module.exports = { parseKafkaRequests, requestsOfTexts, scrapeKafkaRequests, requestsDelta, requestsLine }

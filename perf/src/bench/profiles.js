@@ -102,4 +102,10 @@ function parseHandlerProcesses (s) {
   return groups.map((g) => g.join(','))
 }
 
-module.exports = { PROFILES, CONFIGS, parseHandlerProcesses }
+/**
+ * The rate of the unmeasured warm-up load before a ladder (run.js): half the ladder's first rate.
+ * @param {{ rates: number[] }} profile
+ */
+const warmupLoadRate = (profile) => Math.max(10, Math.round(profile.rates[0] / 2))
+
+module.exports = { PROFILES, CONFIGS, parseHandlerProcesses, warmupLoadRate }

@@ -13,8 +13,10 @@ const { summarizeStep, ladderDone, maxSustainable, maxKeptUp } = require('./sche
 const { evaluateGates } = require('./gates')
 const { settle, positionSums, stepFacts } = require('./ledger-facts')
 const acc = require('./accounting')
-const { scrapeStages, stageDelta, stagesLine } = require('./stage-breakdown')
-const { scrapeKafkaRequests, requestsDelta, requestsLine } = require('./kafka-requests')
+const { stagesOfTexts, stageDelta, stagesLine } = require('./stage-breakdown')
+const { requestsOfTexts, requestsDelta, requestsLine } = require('./kafka-requests')
+const { scrapeAll } = require('./scrape')
+const { warmupLoadRate } = require('./profiles')
 const { createKafkaFromConfig } = require('../../../shared/src/kafka')
 const fs = require('node:fs')
 const path = require('node:path')
@@ -22,6 +24,16 @@ const path = require('node:path')
 /** @param {string} dir */
 function dirBytes (dir) {
   try { return fs.readdirSync(dir).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0) } catch { return 0 }
+}
+
+/**
+ * Every switch process's metrics, each read once: the handler processes' stage
+ * breakdown and every process's Kafka requests (null parts when one did not answer).
+ * @param {{ apiMetricsUrl: string, handlersMetricsUrls: string[] }} sut
+ */
+async function scrapeSwitch (sut) {
+  const texts = await scrapeAll([sut.apiMetricsUrl, ...sut.handlersMetricsUrls])
+  return { stages: texts && stagesOfTexts(texts.slice(1)), requests: texts && requestsOfTexts(texts) }
 }
 
 /**
@@ -37,15 +49,15 @@ async function accounted (ctx, measure) {
   const others = await acc.otherDbClients(ctx.db, ctx.dbName)
   const [sqlA, kA] = await Promise.all([acc.sqlCounters(ctx.db), acc.topicMessages(ctx.admin, ctx.sut.topics)])
   const notifiedBefore = ctx.sim.stats.payeeNotifications
-  const [stagesA, requestsA] = await Promise.all([scrapeStages(ctx.sut.handlersMetricsUrls), scrapeKafkaRequests(ctx.sut.metricsUrls)])
+  const a = await scrapeSwitch(ctx.sut)
   const cpuA = acc.cpuSnapshot(ctx.pids)
   const result = await measure()
   // The payees' COMMITTED notifications are part of a transfer's work.
   const deadline = Date.now() + 10000
   while (ctx.sim.stats.payeeNotifications - notifiedBefore < result.committedCallbacks && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
   const cpuB = acc.cpuSnapshot(ctx.pids)
-  const [stagesB, requestsB] = await Promise.all([scrapeStages(ctx.sut.handlersMetricsUrls), scrapeKafkaRequests(ctx.sut.metricsUrls)])
-  const stages = stageDelta(stagesA, stagesB)
+  const b = await scrapeSwitch(ctx.sut)
+  const stages = stageDelta(a.stages, b.stages)
   const [sqlB, kB] = await Promise.all([acc.sqlCounters(ctx.db), acc.topicMessages(ctx.admin, ctx.sut.topics)])
   for (const o of await acc.otherDbClients(ctx.db, ctx.dbName)) if (!others.includes(o)) others.push(o)
   const n = result.committedCallbacks
@@ -60,7 +72,7 @@ async function accounted (ctx, measure) {
     quietBefore: quiet,
     cpu: acc.cpuDelta(cpuA, cpuB, n),
     sql: { ...acc.sqlDelta(sqlA, sqlB, n), otherClientsOnServer: others },
-    kafka: { ...acc.kafkaDelta(kA, kB, n, ctx.sut.config.KAFKA_TOPIC_PREFIX), requests: requestsDelta(requestsA, requestsB, n) },
+    kafka: { ...acc.kafkaDelta(kA, kB, n, ctx.sut.config.KAFKA_TOPIC_PREFIX), requests: requestsDelta(a.requests, b.requests, n) },
     payeeNotificationsMissing: Math.max(0, n - (ctx.sim.stats.payeeNotifications - notifiedBefore)),
     stages
   }
@@ -134,7 +146,7 @@ async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, 
       // a ladder that starts at a high rate would measure them warming up under
       // its first step instead of the switch: a short load at half the first
       // rate, not measured, warms them the way a running switch is warm.
-      const rate = Math.max(10, Math.round(profile.rates[0] / 2))
+      const rate = warmupLoadRate(profile)
       const w = await runOpenStep({ sim, apiUrl: sut.apiUrl, rate, durationMs: profile.warmupLoadMs, maxBacklogMs: profile.maxBacklogMs, drainTimeoutMs: profile.drainTimeoutMs })
       out.warmupLoad = { rate, durationMs: profile.warmupLoadMs, sent: w.sent, committed: w.committedCallbacks }
       await settle(db, 60000)

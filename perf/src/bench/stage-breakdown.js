@@ -147,16 +147,22 @@ function mergeScrapes (scrapes) {
 }
 
 /**
+ * The handler processes' metrics texts as one scrape.
+ * @param {string[]} texts every handler process's /metrics text
+ * @returns {Scrape}
+ */
+const stagesOfTexts = (texts) => mergeScrapes(texts.map((text) => {
+  const parsed = parse(text)
+  return { stages: stagesOf(parsed), gc: gcOf(parsed), shared: sharedOf(parsed), windowMs: windowOf(parsed), at: Date.now() }
+}))
+
+/**
  * @param {string[]} urls every handler process's /metrics
  * @returns {Promise<Scrape | null>} null when any of them did not answer
  */
 async function scrapeStages (urls) {
   const texts = await scrapeAll(urls)
-  if (!texts) return null
-  return mergeScrapes(texts.map((text) => {
-    const parsed = parse(text)
-    return { stages: stagesOf(parsed), gc: gcOf(parsed), shared: sharedOf(parsed), windowMs: windowOf(parsed), at: Date.now() }
-  }))
+  return texts && stagesOfTexts(texts)
 }
 
 /**
@@ -225,4 +231,4 @@ function stagesLine (stages) {
     (gcText ? `; handlers GC (count×mean ms) ${gcText}` : '')
 }
 
-module.exports = { parseStages, parseGc, parseShared, scrapeStages, stageDelta, stagesLine }
+module.exports = { parseStages, parseGc, parseShared, stagesOfTexts, scrapeStages, stageDelta, stagesLine }

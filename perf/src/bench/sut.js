@@ -160,8 +160,8 @@ async function startSwitch ({ label, env = {}, codeDir = root, say = () => {}, c
     pids: { api: api.pid, handlers: handlers.map((h) => h.pid) },
     /** The handler processes' Prometheus metrics (per-stage timings and batch sizes). */
     handlersMetricsUrls: healthUrls.map((u) => `${u}/metrics`),
-    /** Every switch process's metrics (the API's, then the handler processes'). */
-    metricsUrls: [`${apiUrl}/metrics`, ...healthUrls.map((u) => `${u}/metrics`)],
+    /** The API process's Prometheus metrics (its Kafka requests). */
+    apiMetricsUrl: `${apiUrl}/metrics`,
     alive: () => processes.every((p) => p.running()),
     output: () => ({ api: api.output().slice(-4000), ...Object.fromEntries(handlers.map((h, i) => [`handlers ${handlerProcesses[i]}`, h.output().slice(-4000)])) }),
     /** SIGTERM every process, then remove the run's topics and consumer groups from the shared broker. */

@@ -30,13 +30,12 @@
  *   commit: sends one OffsetCommit request (kafkajs `consumer.commitOffsets`)
  */
 function createOffsetCommits ({ commit, intervalMs, logger }) {
-  /** @type {Map<string, { topic: string, partition: number, next: bigint }>} */
-  let pending = new Map()
-  // The newest offset committed per partition: a chunk inside a re-emitted
-  // stored range (run-consumer.js) finishes below an offset already
-  // committed past that range, and must not move it back.
-  /** @type {Map<string, bigint>} */
-  const committed = new Map()
+  // Per partition: the first offset not yet finished, and the newest one
+  // committed. Only a newer `next` is noted: a chunk inside a re-emitted
+  // stored range (run-consumer.js) finishes below an offset already noted
+  // past that range, and must not move it back.
+  /** @type {Map<string, { topic: string, partition: number, next: bigint, committed: bigint }>} */
+  const partitions = new Map()
   /** @type {NodeJS.Timeout | null} */
   let timer = null
   // Commits go out one after another, each with the newest offsets, so an
@@ -44,30 +43,22 @@ function createOffsetCommits ({ commit, intervalMs, logger }) {
   /** @type {Promise<void>} */
   let chain = Promise.resolve()
 
+  const due = () => [...partitions.values()].filter((p) => p.next > p.committed)
+
   function schedule () {
     if (!timer) timer = setTimeout(() => { timer = null; flush() }, intervalMs)
   }
 
-  /** Puts `due` back, unless a newer offset of the same partition came meanwhile. */
-  function restore (/** @type {typeof pending} */ due) {
-    for (const [key, d] of due) {
-      const now = pending.get(key)
-      if (!now || now.next < d.next) pending.set(key, d)
-    }
-  }
-
   async function send () {
-    if (!pending.size) return
-    const due = pending
-    pending = new Map()
+    const sending = due().map((p) => ({ p, next: p.next }))
+    if (!sending.length) return
     try {
-      await commit([...due.values()].map(({ topic, partition, next }) => ({ topic, partition, offset: String(next) })))
-      for (const [key, d] of due) committed.set(key, d.next)
+      await commit(sending.map(({ p, next }) => ({ topic: p.topic, partition: p.partition, offset: String(next) })))
+      for (const { p, next } of sending) if (next > p.committed) p.committed = next
     } catch (err) {
-      // The next interval tries again; meanwhile a crash would only
-      // redeliver a little more.
-      logger.warn({ err, partitions: due.size }, 'committing offsets failed; will retry')
-      restore(due)
+      // The offsets stay due, and the next interval tries again; meanwhile a
+      // crash would only redeliver a little more.
+      logger.warn({ err, partitions: sending.length }, 'committing offsets failed; will retry')
       schedule()
     }
   }
@@ -87,14 +78,15 @@ function createOffsetCommits ({ commit, intervalMs, logger }) {
      */
     done (topic, partition, next) {
       const key = `${topic}:${partition}`
-      if (next <= (committed.get(key) ?? -1n)) return
-      const had = pending.get(key)
-      if (!had || had.next < next) pending.set(key, { topic, partition, next })
+      let p = partitions.get(key)
+      if (!p) partitions.set(key, (p = { topic, partition, next: -1n, committed: -1n }))
+      if (next <= p.next) return
+      p.next = next
       schedule()
     },
     flush,
-    /** Partitions with finished records not yet committed (for tests and metrics). */
-    pendingCount: () => pending.size,
+    /** Partitions with finished records not yet committed. */
+    pendingCount: () => due().length,
     /**
      * Commits what is noted and stops the timer. Waits at most `timeoutMs`
      * (kafkajs retries a commit while the broker is away): a stop must not
@@ -108,7 +100,7 @@ function createOffsetCommits ({ commit, intervalMs, logger }) {
       clearTimeout(giveUp)
       if (timer) clearTimeout(timer)
       timer = null
-      if (timedOut) logger.warn({ partitions: pending.size, timeoutMs }, 'offsets not committed at stop; their records will be redelivered, and are applied once')
+      if (timedOut) logger.warn({ partitions: due().length, timeoutMs }, 'offsets not committed at stop; their records will be redelivered, and are applied once')
     }
   }
 }

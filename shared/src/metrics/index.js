@@ -29,7 +29,6 @@ function createMetrics ({ config, db, admin, logger }) {
   createDbPoolGauge(registry, db)
   const lag = createConsumerLag(registry, { admin, refreshMs: config.METRICS_LAG_REFRESH_MS, logger })
   const kafkaRequests = createKafkaRequestMetrics(registry)
-  if (admin) kafkaRequests.watch('admin', admin)
   return {
     registry,
     /** For the consumer runner (RunnerOptions.observer). */
@@ -46,7 +45,7 @@ function createMetrics ({ config, db, admin, logger }) {
      */
     watchGroup: lag.watchGroup,
     /**
-     * Counts a Kafka client's requests under `name` (the producer, each stage's consumer).
+     * Counts a Kafka client's requests under `name` (the admin client, the producer, each stage's consumer).
      * @type {(name: string, client: import('./kafka-requests').InstrumentedClient) => void}
      */
     watchKafka: kafkaRequests.watch,
