@@ -9,7 +9,7 @@ const { createDb } = require('../../../shared/src/db')
 const { nullRun } = require('./null-run')
 const { benchRun } = require('./run')
 const { summarizeCampaign } = require('./summary')
-const { CONFIGS } = require('./profiles')
+const { configsOf } = require('./profiles')
 const { snapshotTree } = require('./snapshot')
 const acc = require('./accounting')
 const path = require('node:path')
@@ -111,7 +111,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
     durable: await acc.durableSettings(db),
     database: dbName,
     ledgerBefore: await ledgerSize(db, dbName),
-    settings: { ...profile, handlerProcesses: profile.handlerProcesses || HANDLER_PROCESSES, dbOverSocket: Boolean({ ...socketEnv, ...profile.env }.DB_SOCKET), configs: Object.fromEntries(profile.configs.map((/** @type {string} */ c) => [c, CONFIGS[c]])) },
+    settings: { ...profile, handlerProcesses: profile.handlerProcesses || HANDLER_PROCESSES, dbOverSocket: Boolean({ ...socketEnv, ...profile.env }.DB_SOCKET), configs: Object.fromEntries(profile.configs.map((/** @type {string} */ c) => [c, configsOf(profile)[c]])) },
     nullSwitch: /** @type {any} */ (null),
     runs: /** @type {any[]} */ ([]),
     summary: /** @type {any} */ (null),
@@ -129,8 +129,9 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
         const leftover = await failLeftoverCallbacks(db)
         if (leftover) say(`recorded ${leftover} callbacks an earlier run left pending as FAILED`)
         const probe = await probeMachine()
-        say(`run ${rep}/${profile.reps}: ${label} — ${CONFIGS[label].description} (speed probe ${probe.speedMs} ms, all cores ${probe.parallelMs} ms, fsync p50 ${probe.fsyncMs.p50} ms)`)
-        const run = await benchRun({ label, env: { ...socketEnv, ...CONFIGS[label].env, ...(profile.env || {}), DB_NAME: dbName }, profile, db, stackPids, dbName, codeDir: snapshot.dir, say })
+        const config = configsOf(profile)[label]
+        say(`run ${rep}/${profile.reps}: ${label} — ${config.description} (speed probe ${probe.speedMs} ms, all cores ${probe.parallelMs} ms, fsync p50 ${probe.fsyncMs.p50} ms)`)
+        const run = await benchRun({ label, env: { ...socketEnv, ...config.env, ...(profile.env || {}), DB_NAME: dbName }, profile, db, stackPids, dbName, codeDir: snapshot.dir, say })
         result.runs.push({ rep, machineProbe: probe, ...run })
         if (run.errors.length) result.problems.push(`${label} run ${rep}: ${run.errors[0].split('\n')[0]}`)
       }
@@ -144,7 +145,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
     if (run.single && !run.single.valid) result.problems.push(`${run.label} run ${run.rep} single-transfer INVALID`)
   }
   result.machineProbe.end = await probeMachine()
-  result.summary = summarizeCampaign(result.runs)
+  result.summary = summarizeCampaign(result.runs, result.settings.configs)
   result.finishedAt = new Date().toISOString()
   result.durationS = Math.round((performance.now() - t0) / 100) / 10
   return result

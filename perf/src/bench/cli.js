@@ -10,6 +10,8 @@
 //   [--keep-ledger]         run on switchyard_bench as earlier campaigns left it (by default each
 //                           campaign starts it afresh; the seeded ledger is never dropped)
 //   [--env K=V,K=V]         extra configuration for every run of the switch (experiments; printed in the report)
+//   [--variant NAME=BASE:K=V,K=V]  (repeatable) also run BASE (batched, naive or traced) with these
+//                           settings, interleaved with BASE, and compare the two in the summary
 //   [--p99-target ms]       the latency bound of a sustained step instead of 100 ms (a slower machine's
 //                           knee; printed in the report and beside every maximum it sets)
 //   [--cpu-prof dir]        write V8 CPU profiles of the api and handler processes to dir (costs speed)
@@ -26,27 +28,13 @@
 
 const path = require('node:path')
 const { parseArgs } = require('node:util')
-const { PROFILES, CONFIGS, parseHandlerProcesses } = require('./profiles')
+const { PROFILES, CONFIGS, parseHandlerProcesses, parseEnv, parseVariant } = require('./profiles')
 const { runCampaign } = require('./campaign')
 const { writeResults } = require('./report')
 const { root, BENCH_DB, SEEDED_DB, stopChildren } = require('./sut')
 
 /** @param {string} s */
 const numbers = (s) => s.split(',').map((x) => Number(x.trim())).filter((x) => Number.isFinite(x) && x > 0)
-
-/** `K=V,K=V` → { K: 'V' }; only names the configuration schema knows. @param {string} s */
-function parseEnv (s) {
-  const { schema } = require('../../../shared/src/config-schema')
-  /** @type {Record<string, string>} */
-  const env = {}
-  for (const pair of s.split(',').filter(Boolean)) {
-    const eq = pair.indexOf('=')
-    const key = pair.slice(0, eq).trim()
-    if (eq < 1 || !schema[key]) throw new Error(`--env: ${pair} is not NAME=value with a known configuration name`)
-    env[key] = pair.slice(eq + 1).trim()
-  }
-  return env
-}
 
 /** The campaign that the command line asks for. @param {string[]} [args] */
 function options (args = process.argv.slice(2)) {
@@ -57,6 +45,7 @@ function options (args = process.argv.slice(2)) {
       profile: { type: 'string' },
       out: { type: 'string', default: path.join(root, 'perf', 'results') },
       configs: { type: 'string' },
+      variant: { type: 'string', multiple: true },
       rates: { type: 'string' },
       'step-ms': { type: 'string' },
       reps: { type: 'string' },
@@ -75,7 +64,7 @@ function options (args = process.argv.slice(2)) {
     }
   })
   if (values.help) {
-    console.log('usage: node perf/src/bench/cli.js [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head|<revision>] [--db name] [--keep-ledger] [--env K=V,…] [--p99-target ms] [--cpu-prof dir] [--keep-traces dir] [--node-flags="…"] [--handler-processes "a,b|c"]')
+    console.log('usage: node perf/src/bench/cli.js [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head|<revision>] [--db name] [--keep-ledger] [--env K=V,…] [--variant NAME=BASE:K=V,…] [--p99-target ms] [--cpu-prof dir] [--keep-traces dir] [--node-flags="…"] [--handler-processes "a,b|c"]')
     process.exit(0)
   }
   const name = values.profile || (values.quick ? 'quick' : 'full')
@@ -84,6 +73,21 @@ function options (args = process.argv.slice(2)) {
   if (values.configs) {
     profile.configs = values.configs.split(',').map((c) => c.trim())
     for (const c of profile.configs) if (!CONFIGS[c]) throw new Error(`unknown config ${c}; known: ${Object.keys(CONFIGS).join(', ')}`)
+  }
+  if (values.variant) {
+    profile.variants = {}
+    const configs = [...profile.configs]
+    for (const spec of values.variant) {
+      const { name, config } = parseVariant(spec)
+      if (profile.variants[name]) throw new Error(`--variant ${name} is given twice`)
+      if (!configs.includes(config.base)) throw new Error(`--variant ${name} is compared with ${config.base}, which the campaign does not run (--configs ${profile.configs.join(',')})`)
+      profile.variants[name] = config
+      // Right after its base (and the base's earlier variants): each repetition runs A, A', B, B', …
+      let at = configs.indexOf(config.base) + 1
+      while (at < configs.length && profile.variants[configs[at]] && profile.variants[configs[at]].base === config.base) at++
+      configs.splice(at, 0, name)
+    }
+    profile.configs = configs
   }
   if (values.rates) profile.rates = numbers(values.rates)
   if (values['step-ms']) profile.stepMs = Number(values['step-ms'])

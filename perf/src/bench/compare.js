@@ -66,6 +66,15 @@ function withinResult (result) {
     rows.push({ metric: 'single p50: traced ÷ off', value: c.tracingCost.singleP50 })
     rows.push({ metric: `CPU / transfer at ${c.tracingCost.atCommonRate ? c.tracingCost.atCommonRate.rate : '?'}/s: traced ÷ off`, value: c.tracingCost.cpuPerTransfer })
   }
+  for (const [label, v] of Object.entries(c.variants || {})) {
+    const x = /** @type {any} */ (v)
+    rows.push({ metric: `max sustainable rate: ${label} ÷ ${x.base}`, value: x.maxRate })
+    rows.push({ metric: `single p50: ${label} ÷ ${x.base}`, value: x.singleP50 })
+    const at = x.atCommonRate ? x.atCommonRate.rate : '?'
+    rows.push({ metric: `p99 at ${at}/s: ${label} ÷ ${x.base}`, value: x.atCommonRate ? ratio(x.atCommonRate.a.p99 ?? null, x.atCommonRate.b.p99 ?? null) : null })
+    rows.push({ metric: `commits / transfer at ${at}/s: ${label} ÷ ${x.base}`, value: x.commitsPerTransfer })
+    rows.push({ metric: `CPU / transfer at ${at}/s: ${label} ÷ ${x.base}`, value: x.cpuPerTransfer })
+  }
   return rows
 }
 

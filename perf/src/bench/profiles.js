@@ -103,9 +103,60 @@ function parseHandlerProcesses (s) {
 }
 
 /**
+ * `K=V,K=V` → { K: 'V' }; only names the configuration schema knows.
+ * @param {string} s @param {string} [flag] named in the error
+ * @returns {Record<string, string>}
+ */
+function parseEnv (s, flag = '--env') {
+  const { schema } = require('../../../shared/src/config-schema')
+  /** @type {Record<string, string>} */
+  const env = {}
+  for (const pair of s.split(',').filter(Boolean)) {
+    const eq = pair.indexOf('=')
+    const key = pair.slice(0, eq).trim()
+    if (eq < 1 || !schema[key]) throw new Error(`${flag}: ${pair} is not NAME=value with a known configuration name`)
+    env[key] = pair.slice(eq + 1).trim()
+  }
+  return env
+}
+
+/**
+ * A variant (`--variant NAME=BASE:K=V,K=V`): one of the configurations above
+ * with some settings changed, run interleaved with it in the same campaign and
+ * compared with it in the summary (PERF.md: compare in one run, A B A B).
+ * @param {string} spec
+ * @returns {{ name: string, config: { description: string, base: string, env: Record<string, string>, changes: Record<string, string> } }}
+ */
+function parseVariant (spec) {
+  const m = /^([a-z][a-z0-9-]*)=([a-z]+):(.+)$/.exec(spec.trim())
+  if (!m) throw new Error(`--variant: ${spec} is not NAME=BASE:K=V,K=V (a lower-case name, then one of ${Object.keys(CONFIGS).join(', ')})`)
+  const [, name, base, settings] = m
+  if (CONFIGS[name]) throw new Error(`--variant: ${name} is already a configuration; give the variant a name of its own`)
+  if (!CONFIGS[base]) throw new Error(`--variant ${name}: unknown configuration ${base}; known: ${Object.keys(CONFIGS).join(', ')}`)
+  const changes = parseEnv(settings, `--variant ${name}`)
+  if (!Object.keys(changes).length) throw new Error(`--variant ${name}: no setting changed`)
+  return {
+    name,
+    config: {
+      description: `${base} with ${Object.entries(changes).map(([k, v]) => `${k}=${v}`).join(', ')}`,
+      base,
+      env: { ...CONFIGS[base].env, ...changes },
+      changes
+    }
+  }
+}
+
+/**
+ * Every configuration a profile can run: the fixed ones and its variants.
+ * @param {{ variants?: Record<string, { description: string, env: Record<string, string> }> }} profile
+ * @returns {Record<string, { description: string, env: Record<string, string>, base?: string }>}
+ */
+const configsOf = (profile) => ({ ...CONFIGS, ...(profile.variants || {}) })
+
+/**
  * The rate of the unmeasured warm-up load before a ladder (run.js): half the ladder's first rate.
  * @param {{ rates: number[] }} profile
  */
 const warmupLoadRate = (profile) => Math.max(10, Math.round(profile.rates[0] / 2))
 
-module.exports = { PROFILES, CONFIGS, parseHandlerProcesses, warmupLoadRate }
+module.exports = { PROFILES, CONFIGS, parseHandlerProcesses, warmupLoadRate, parseEnv, parseVariant, configsOf }

@@ -70,7 +70,7 @@ function renderMarkdown (result, svgFiles) {
   L.push('')
 
   const cmp = result.summary.comparisons
-  if (cmp.batchedVsNaive || cmp.tracingCost) L.push('## Comparisons (same campaign, interleaved)', '')
+  if (cmp.batchedVsNaive || cmp.tracingCost || cmp.variants) L.push('## Comparisons (same campaign, interleaved)', '')
   if (cmp.batchedVsNaive) {
     const c = cmp.batchedVsNaive
     L.push(`- **Batched vs one message per batch**: max sustainable rate ×${n(c.maxRate)}, rate kept up with ×${n(c.keptUpRate)}; the naive pipeline's single-transfer p50 is ×${n(c.singleP50)} and its SQL per transfer ×${n(c.sqlPerTransfer)}.` +
@@ -80,6 +80,11 @@ function renderMarkdown (result, svgFiles) {
     const c = cmp.tracingCost
     L.push(`- **Tracing at 100% (file exporter) vs off**: max sustainable rate ×${n(c.maxRate)}, single-transfer p50 ×${n(c.singleP50)}` +
       (c.atCommonRate ? `; at ${c.atCommonRate.rate}/s: p99 ${c.atCommonRate.a.p99} → ${c.atCommonRate.b.p99} ms, CPU ${c.atCommonRate.a.cpuMsPerTransfer} → ${c.atCommonRate.b.cpuMsPerTransfer} ms/transfer (×${n(c.cpuPerTransfer)}).` : '.'))
+  }
+  for (const [label, c] of Object.entries(cmp.variants || {})) {
+    const a = /** @type {any} */ (c).atCommonRate
+    L.push(`- **${label} vs ${c.base}** (\`--variant\`: ${s.configs[label] ? s.configs[label].description : label}): max sustainable rate ×${n(c.maxRate)}, rate kept up with ×${n(c.keptUpRate)}, single-transfer p50 ×${n(c.singleP50)}` +
+      (a ? `; at ${a.rate}/s (both sustain it): p50 ${a.a.p50} → ${a.b.p50} ms, p99 ${a.a.p99} → ${a.b.p99} ms, commits ${a.a.commitsPerTransfer} → ${a.b.commitsPerTransfer} per transfer (×${n(c.commitsPerTransfer)}), CPU ${a.a.cpuMsPerTransfer} → ${a.b.cpuMsPerTransfer} ms/transfer (×${n(c.cpuPerTransfer)}).` : '; no offered rate was sustained by both.'))
   }
   L.push('')
 

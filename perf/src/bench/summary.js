@@ -79,7 +79,8 @@ function atCommonRate (a, b) {
     p50: med(steps, (s) => s.latency.p50),
     p99: med(steps, (s) => s.latency.p99),
     cpuMsPerTransfer: med(steps, (s) => s.cpu.ourMsPerTransfer),
-    sqlPerTransfer: med(steps, (s) => s.sql.statementsPerTransfer)
+    sqlPerTransfer: med(steps, (s) => s.sql.statementsPerTransfer),
+    commitsPerTransfer: med(steps, (s) => s.sql.commitsPerTransfer)
   })
   return { rate, a: side(at(a)), b: side(at(b)) }
 }
@@ -89,8 +90,10 @@ const ratio = (x, y) => (typeof x === 'number' && typeof y === 'number' && y !==
 
 /**
  * @param {any[]} runs every run of the campaign, each with a `label`
+ * @param {Record<string, { base?: string }>} [configs] the campaign's configurations by label;
+ *   a variant (`--variant`, with a `base`) is compared with its base
  */
-function summarizeCampaign (runs) {
+function summarizeCampaign (runs, configs = {}) {
   const labels = [...new Set(runs.map((run) => run.label))]
   const byConfig = Object.fromEntries(labels.map((l) => [l, summarizeConfig(runs.filter((run) => run.label === l))]))
   const of = (/** @type {string} */ l) => runs.filter((run) => run.label === l)
@@ -116,6 +119,24 @@ function summarizeCampaign (runs) {
       atCommonRate: common,
       cpuPerTransfer: common ? ratio(common.b.cpuMsPerTransfer, common.a.cpuMsPerTransfer) : null,
       reads: 'traced ÷ off; atCommonRate a = off, b = traced'
+    }
+  }
+  for (const [label, config] of Object.entries(configs)) {
+    const base = config && config.base
+    if (!base || !byConfig[label] || !byConfig[base]) continue
+    const v = byConfig[label]
+    const b = byConfig[base]
+    const common = atCommonRate(of(base), of(label))
+    const variants = comparisons.variants || (comparisons.variants = {})
+    variants[label] = {
+      base,
+      maxRate: ratio(v.maxSustainableRate && v.maxSustainableRate.median, b.maxSustainableRate && b.maxSustainableRate.median),
+      keptUpRate: ratio(v.maxKeptUpRate && v.maxKeptUpRate.median, b.maxKeptUpRate && b.maxKeptUpRate.median),
+      singleP50: ratio(v.singleP50 && v.singleP50.median, b.singleP50 && b.singleP50.median),
+      atCommonRate: common,
+      cpuPerTransfer: common ? ratio(common.b.cpuMsPerTransfer, common.a.cpuMsPerTransfer) : null,
+      commitsPerTransfer: common ? ratio(common.b.commitsPerTransfer, common.a.commitsPerTransfer) : null,
+      reads: `${label} ÷ ${base}; atCommonRate a = ${base}, b = ${label}`
     }
   }
   return { byConfig, comparisons }

@@ -24,3 +24,28 @@ test('--keep-traces keeps the traced runs\' span files in a directory of its own
   expect(kept.profile.keepTracesDir).toBe(require('node:path').resolve('some/traces'))
   expect(PROFILES.quick.keepTracesDir).toBeNull()
 })
+
+test('--variant runs a configuration with changed settings right after it, in every repetition', () => {
+  const { profile } = options(['--quick', '--configs', 'batched,traced',
+    '--variant', 'share1=batched:DB_SHARED_LINGER_MS=30,DB_SHARED_LINGER_SHARE=1',
+    '--variant', 'share1-traced=traced:DB_SHARED_LINGER_MS=30,DB_SHARED_LINGER_SHARE=1'])
+  expect(profile.configs).toEqual(['batched', 'share1', 'traced', 'share1-traced'])
+  expect(profile.variants.share1).toEqual({
+    description: 'batched with DB_SHARED_LINGER_MS=30, DB_SHARED_LINGER_SHARE=1',
+    base: 'batched',
+    env: { DB_SHARED_LINGER_MS: '30', DB_SHARED_LINGER_SHARE: '1' },
+    changes: { DB_SHARED_LINGER_MS: '30', DB_SHARED_LINGER_SHARE: '1' }
+  })
+  // The variant keeps its base's settings (tracing to files) and adds its own.
+  expect(profile.variants['share1-traced'].env).toMatchObject({ TRACING_EXPORTERS: 'file', TRACING_SAMPLE_RATIO: '1', DB_SHARED_LINGER_SHARE: '1' })
+  expect(PROFILES.quick.configs).toEqual(['batched', 'naive', 'traced'])
+})
+
+test('a --variant that cannot be compared or names an unknown setting is refused', () => {
+  expect(() => options(['--quick', '--variant', 'x=batched'])).toThrow('is not NAME=BASE:K=V,K=V')
+  expect(() => options(['--quick', '--variant', 'x=fast:DB_SHARED_LINGER_MS=30'])).toThrow('unknown configuration fast')
+  expect(() => options(['--quick', '--variant', 'traced=batched:DB_SHARED_LINGER_MS=30'])).toThrow('traced is already a configuration')
+  expect(() => options(['--quick', '--variant', 'x=batched:NO_SUCH_SETTING=1'])).toThrow('--variant x: NO_SUCH_SETTING=1 is not NAME=value with a known configuration name')
+  expect(() => options(['--quick', '--configs', 'batched', '--variant', 'x=traced:DB_SHARED_LINGER_MS=30'])).toThrow('compared with traced, which the campaign does not run')
+  expect(() => options(['--quick', '--variant', 'x=batched:DB_SHARED_LINGER_MS=30', '--variant', 'x=naive:DB_SHARED_LINGER_MS=30'])).toThrow('--variant x is given twice')
+})

@@ -37,6 +37,25 @@ describe('campaign summary', () => {
     expect(s.byConfig.batched.atReferenceStep.sqlPerTransfer).toEqual({ median: 1.5, min: 1, max: 2, n: 2 })
   })
 
+  it('compares a variant with the configuration it changes, at a rate both sustained', () => {
+    const runs = [
+      run('batched', 400, [step(200, { sql: 5, cpu: 4 }), step(400, { sql: 5, cpu: 4 }), step(600, { ok: false })], 20),
+      run('lingered', 600, [step(200, { sql: 2, cpu: 3 }), step(400, { sql: 2, p99: 40, cpu: 3 }), step(600, { sql: 2 })], 30),
+      run('batched', 400, [step(200, { sql: 5, cpu: 4 }), step(400, { sql: 5, cpu: 4 }), step(600, { ok: false })], 20),
+      run('lingered', 400, [step(200, { sql: 2, cpu: 3 }), step(400, { sql: 2, p99: 40, cpu: 3 }), step(600, { ok: false })], 30)
+    ]
+    const configs = { batched: { description: 'b' }, lingered: { description: 'l', base: 'batched' } }
+    const result = { summary: summarizeCampaign(runs, configs), startedAt: 'x', profile: 'test', machine: { nproc: 2, cpuModel: 'cpu', git: { commit: 'abc' } } }
+    const v = result.summary.comparisons.variants.lingered
+    expect(v).toMatchObject({ base: 'batched', maxRate: 1.25, singleP50: 1.5, commitsPerTransfer: 0.4, cpuPerTransfer: 0.75 })
+    expect(v.atCommonRate).toMatchObject({ rate: 400, a: { p99: 20, commitsPerTransfer: 1 }, b: { p99: 40, commitsPerTransfer: 0.4 } })
+    const rows = withinResult(result)
+    expect(rows.find((r) => r.metric === 'p99 at 400/s: lingered ÷ batched').value).toBe(2)
+    expect(rows.find((r) => r.metric === 'commits / transfer at 400/s: lingered ÷ batched').value).toBe(0.4)
+    // Without its base in the campaign there is nothing to compare it with.
+    expect(summarizeCampaign(runs.filter((r) => r.label === 'lingered'), configs).comparisons.variants).toBeUndefined()
+  })
+
   it('measures ratios between configurations, at a rate both sustained', () => {
     const c = campaign().summary.comparisons
     expect(c.batchedVsNaive.maxRate).toBe(5)
