@@ -4,9 +4,11 @@
 
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
-# Manifests only, so the dependency layer is rebuilt only when they change.
-# perf/package.json is here because npm ci checks every workspace in the lock.
-COPY package.json .
+# Manifests and the lockfile only, so the dependency layer is rebuilt only when
+# they change (npm ci installs exactly what the lockfile says, and refuses to
+# run without it). perf/package.json is here because npm ci checks every
+# workspace in the lock.
+COPY package.json package-lock.json ./
 COPY shared/package.json shared/
 COPY api-adapter/package.json api-adapter/
 COPY handlers/package.json handlers/

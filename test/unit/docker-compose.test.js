@@ -97,6 +97,15 @@ describe('docker-compose.yml', () => {
     expect(compose.services['api-adapter'].healthcheck.test.join(' ')).toContain(`127.0.0.1:${api.API_PORT}/health`)
   })
 
+  test('the FSPIOP and admin APIs are reachable from the host, the admin API on its loopback only', () => {
+    const api = loadConfig(envOf('api-adapter'))
+    const ports = compose.services['api-adapter'].ports.map(String)
+    // A server bound to the container's loopback cannot be reached through a published port.
+    expect([api.API_HOST, api.ADMIN_HOST]).toEqual(['0.0.0.0', '0.0.0.0'])
+    expect(ports).toContain(`${api.API_PORT}:${api.API_PORT}`)
+    expect(ports).toContain(`127.0.0.1:${api.ADMIN_PORT}:${api.ADMIN_PORT}`)
+  })
+
   test('matches the compose specification', () => {
     validate(compose)
     expect(validate.errors).toBeNull()
