@@ -10,10 +10,11 @@ const { fspiopHeaders } = require('../plugins/fspiop-headers')
 const { toTransferCommand } = require('../commands')
 const { createPublisher } = require('../publish')
 const { validateMoney } = require('../validate-money')
+const { ledgerTime } = require('@switchyard/shared/ledger-time')
 const schemas = require('../schemas/transfers')
 
 /**
- * @typedef {{ transferId: string, amount: { amount: string, currency: string } }} TransfersPostRequest
+ * @typedef {{ transferId: string, amount: { amount: string, currency: string }, expiration: string }} TransfersPostRequest
  * @typedef {{ errorInformation: import('../../../shared/src/errors/fspiop-error').ErrorInformation }} ErrorInformationObject
  * @typedef {{ id: string }} IdParams
  */
@@ -34,6 +35,15 @@ function checkErrorCode (body) {
 }
 
 /**
+ * A date-time the schema accepts but the ledger cannot hold (ledger-time.js) is a 3100.
+ * @param {string} value @param {string} where the element's name
+ */
+function checkLedgerTime (value, where) {
+  const { problem } = ledgerTime(value)
+  if (problem) throw createFspiopError('VALIDATION_ERROR', `${where} ${value} ${problem}`)
+}
+
+/**
  * @param {import('fastify').FastifyInstance} app
  * @param {{ config: import('@switchyard/shared/config').Config,
  *   producer?: ReturnType<typeof import('@switchyard/shared/kafka').createProducer> }} opts
@@ -45,12 +55,14 @@ async function transferRoutes (app, { config, producer }) {
   app.post('/transfers', { schema: schemas.postTransfers }, async (request, reply) => {
     const body = /** @type {TransfersPostRequest} */ (request.body)
     validateMoney(body.amount)
+    checkLedgerTime(body.expiration, 'expiration')
     await publish(toTransferCommand(config, 'prepare', { transferId: body.transferId, headers: request.headers, payload: body }), request)
     return reply.code(202).send()
   })
 
   app.put('/transfers/:id', { schema: schemas.putTransfer }, async (request, reply) => {
     const { id } = /** @type {IdParams} */ (request.params)
+    checkLedgerTime(/** @type {{ completedTimestamp: string }} */ (request.body).completedTimestamp, 'completedTimestamp')
     await publish(toTransferCommand(config, 'fulfil', { transferId: id, headers: request.headers, payload: /** @type {object} */ (request.body) }), request)
     return reply.code(200).send()
   })

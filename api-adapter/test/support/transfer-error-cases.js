@@ -44,10 +44,17 @@ function errorCases (config) {
     { name: 'missing Accept on POST', ...post({ accept: undefined }), status: 400, body: errorBody('3102', 'Missing mandatory element - Accept header') },
     {
       name: 'missing Accept on GET',
-      request: { method: 'GET', url: `/transfers/${getId}`, headers: transferHeaders({ accept: undefined, 'content-type': undefined }) },
+      request: { method: 'GET', url: `/transfers/${getId}`, headers: transferHeaders({ accept: undefined }) },
       ids: [getId],
       status: 400,
       body: errorBody('3102', 'Missing mandatory element - Accept header')
+    },
+    {
+      name: 'missing Content-Type on GET (required on every request, with or without a body)',
+      request: { method: 'GET', url: `/transfers/${getId}`, headers: transferHeaders({ 'content-type': undefined }) },
+      ids: [getId],
+      status: 400,
+      body: errorBody('3102', 'Missing mandatory element - Content-Type header')
     },
     {
       name: 'malformed Date (not RFC 1123)',
@@ -140,6 +147,13 @@ function errorCases (config) {
       status: 400,
       body: errorBody('3100', 'Generic validation error - expiration must be a valid DateTime: yyyy-MM-ddTHH:mm:ss.SSS plus Z or ±HH:MM')
     },
+    {
+      // Valid on the wire, but in UTC it is the year 10000, which the ledger cannot store.
+      name: 'expiration past what the ledger holds',
+      ...post({}, { expiration: '9999-12-31T23:59:59.999-19:59' }),
+      status: 400,
+      body: errorBody('3100', 'Generic validation error - expiration 9999-12-31T23:59:59.999-19:59 is after 9999-12-31T23:59:59.999Z')
+    },
     { name: 'a property FSPIOP does not have', ...post({}, { note: 'hi' }), status: 400, body: errorBody('3103', 'Too many elements - note is not allowed') },
     // PUT /transfers/{id} and /error.
     {
@@ -149,6 +163,12 @@ function errorCases (config) {
       body: errorBody('3100', 'Generic validation error - path parameter id must be a valid CorrelationId: lowercase UUID (RFC 4122/9562) or uppercase ULID')
     },
     { name: 'PUT without fulfilment', ...put('', fulfilBody({ fulfilment: undefined })), status: 400, body: errorBody('3102', 'Missing mandatory element - fulfilment') },
+    {
+      name: 'PUT with a completedTimestamp past what the ledger holds',
+      ...put('', fulfilBody({ completedTimestamp: '9999-12-31T23:59:59.999-00:01' })),
+      status: 400,
+      body: errorBody('3100', 'Generic validation error - completedTimestamp 9999-12-31T23:59:59.999-00:01 is after 9999-12-31T23:59:59.999Z')
+    },
     {
       name: 'PUT with transferState ABORTED (a rejection is PUT .../error)',
       ...put('', fulfilBody({ transferState: 'ABORTED' })),

@@ -9,6 +9,7 @@ const { topicName } = require('@switchyard/shared/kafka')
 const { S, isFinal } = require('../common/states')
 const { errorInfo } = require('../common/errors')
 const { fulfilmentMatches } = require('../common/hash')
+const { ledgerTime } = require('@switchyard/shared/ledger-time')
 const notify = require('../common/notify')
 
 /**
@@ -91,12 +92,13 @@ function planFulfils ({ config, commands, transfers }) {
     }
     const payeeReserved = c.payload.transferState === 'RESERVED'
     if (fulfilmentMatches(c.payload.fulfilment, t.ilp_condition)) {
-      const completed = Date.parse(c.payload.completedTimestamp)
+      // The API refuses a date the ledger cannot hold; from elsewhere, the time the fulfil arrived.
+      const completed = ledgerTime(c.payload.completedTimestamp).ms
       change(t, {
         state: S.RECEIVED_FULFIL,
         fulfilment: c.payload.fulfilment,
         fulfil_hash: c.hash,
-        completed_at: new Date(Number.isFinite(completed) ? completed : c.timestamp),
+        completed_at: new Date(completed ?? c.timestamp),
         payee_reserved: payeeReserved
       })
       toPosition(t, 'commit', {}, c)

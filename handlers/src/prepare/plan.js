@@ -7,6 +7,7 @@
 
 const { topicName } = require('@switchyard/shared/kafka')
 const { parseAmount, formatAmount, toDbDecimal, LEDGER_MAX } = require('@switchyard/shared/money')
+const { ledgerTime } = require('@switchyard/shared/ledger-time')
 const { validatePrepare } = require('./validate')
 const { S, isFinal } = require('../common/states')
 const { errorInfo } = require('../common/errors')
@@ -34,7 +35,8 @@ function safeUnits (amount) {
  */
 function toRow (c, verdict, nowMs) {
   const p = c.payload
-  const expiresAt = Date.parse(p.expiration)
+  // An invalid prepare is stored too: with a time the column holds.
+  const expiresAt = ledgerTime(p.expiration).ms ?? nowMs
   return {
     transfer_id: c.transferId,
     payer_fsp: String(p.payerFsp ?? '').slice(0, 128),
@@ -44,7 +46,7 @@ function toRow (c, verdict, nowMs) {
     amount: toDbDecimal(verdict.ok ? verdict.amount : safeUnits(p.amount)),
     currency: String((p.amount && p.amount.currency) ?? '').slice(0, 3),
     ilp_condition: String(p.condition ?? '').slice(0, 48),
-    expiration: new Date(Number.isFinite(expiresAt) ? expiresAt : nowMs),
+    expiration: new Date(expiresAt),
     request_hash: c.hash,
     state: verdict.ok ? S.RECEIVED_PREPARE : S.INVALID,
     error_code: verdict.ok ? null : verdict.error.errorCode,

@@ -5,6 +5,7 @@
 // the time come in as arguments.
 
 const { fitsCurrency, parseAmount, isValidAmount, LEDGER_MAX } = require('@switchyard/shared/money')
+const { ledgerTime } = require('@switchyard/shared/ledger-time')
 const { isValidCondition } = require('../common/hash')
 const { errorInfo } = require('../common/errors')
 
@@ -51,8 +52,9 @@ function validatePrepare ({ headers, payload }, participants, nowMs) {
   if (units > LEDGER_MAX) return fail('3100', `amount ${amount.amount} exceeds the ledger maximum`)
   if (units <= 0n) return fail('3100', 'amount must be greater than zero')
   if (typeof condition !== 'string' || !isValidCondition(condition)) return fail('3100', 'condition must be the base64url encoding of 32 bytes')
-  const expiresAt = Date.parse(expiration)
-  if (!Number.isFinite(expiresAt)) return fail('3100', `expiration ${expiration} is not a date`)
+  // The API refuses these at once; a command from elsewhere must not fail the batch's transaction.
+  const { ms: expiresAt, problem } = ledgerTime(expiration)
+  if (expiresAt === undefined) return fail('3100', `expiration ${expiration} ${problem}`)
   if (expiresAt <= nowMs) return fail('3100', `expiration ${expiration} is in the past`)
   const payer = checkParty('Payer', payerFsp, participants.get(payerFsp), amount.currency)
   if (payer.error) return { ok: false, error: payer.error }

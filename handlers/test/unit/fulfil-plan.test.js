@@ -20,6 +20,11 @@ const nothingChanged = (out) => {
 }
 
 describe('a fulfil for a reserved transfer', () => {
+  test('a completedTimestamp the ledger cannot hold (the API refuses it) is stored as the time the fulfil arrived', () => {
+    const c = fulfilCommand('fulfil', { payload: fulfilPayload({ completedTimestamp: '9999-12-31T23:59:59.999-19:59' }) })
+    expect(plan([c]).transferChanges.get(TRANSFER_ID)).toMatchObject({ state: S.RECEIVED_FULFIL, completed_at: new Date(NOW) })
+  })
+
   test.each([
     ['COMMITTED', false],
     ['RESERVED', true]

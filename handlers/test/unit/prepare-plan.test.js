@@ -50,6 +50,11 @@ describe('a new prepare', () => {
     }])
   })
 
+  test('an expiration the ledger cannot hold: refused with 3100 and stored with a time the column holds', () => {
+    const out = plan([prepareCommand({ expiration: '9999-12-31T23:59:59.999-19:59' })])
+    expect(out.rows[0]).toMatchObject({ state: 'INVALID', error_code: '3100', expiration: new Date(NOW) })
+  })
+
   test('a JPY prepare reserves on the payer JPY account', () => {
     const out = plan([prepareCommand({ amount: { amount: '700', currency: 'JPY' } })])
     expect(out.outgoing[0]).toMatchObject({ key: '12', value: { accountId: 12, amount: '700', currency: 'JPY' } })

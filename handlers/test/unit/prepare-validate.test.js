@@ -65,7 +65,8 @@ describe('rules and their error codes', () => {
     ['expiration in the past', { payload: { expiration: '2025-03-01T11:59:59.999Z' } }, '3100', /is in the past/],
     ['expiration exactly now', { payload: { expiration: new Date(NOW).toISOString() } }, '3100', /is in the past/],
     ['expiration not a date', { payload: { expiration: 'tomorrow' } }, '3100', /is not a date/],
-    ['expiration missing', { payload: { expiration: undefined } }, '3100', /is not a date/]
+    ['expiration missing', { payload: { expiration: undefined } }, '3100', /is not a date/],
+    ['expiration past what the ledger holds', { payload: { expiration: '9999-12-31T23:59:59.999-19:59' } }, '3100', /is after 9999-12-31T23:59:59.999Z/]
   ])('%s → %s', (_name, input, code, detail) => {
     const verdict = validate(input)
     expect(verdict.ok).toBe(false)
