@@ -17,8 +17,9 @@ const MAX_FSP_ID_LENGTH = 32
 
 /**
  * The headers schema of an FSPIOP route. Content-Type and Accept are
- * optional where the request has no body or no answer body; when present they
- * are checked all the same.
+ * required where the route says so (FSPIOP requires Content-Type on every
+ * request, Accept on POST and GET); when present they are checked all the
+ * same.
  *
  * @param {string} resource e.g. 'transfers'
  * @param {{ contentType?: boolean, accept?: boolean }} required

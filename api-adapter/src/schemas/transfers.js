@@ -86,7 +86,8 @@ const getTransfer = {
   summary: 'Ask for the state of a transfer (payer or payee → hub)',
   tags,
   params: idParams,
-  headers: fspiopHeadersSchema(RESOURCE, { accept: true }),
+  // Content-Type too, though a GET has no body: FSPIOP and Mojaloop's API definition require it on every request.
+  headers: fspiopHeadersSchema(RESOURCE, { contentType: true, accept: true }),
   response: { 202: empty('Accepted: the state comes as a PUT /transfers/{id} or PUT /transfers/{id}/error callback'), ...errors }
 }
 

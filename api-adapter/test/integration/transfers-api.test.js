@@ -114,7 +114,7 @@ test('PUT /transfers/{id}/error: 200, and the error on the fulfil topic', async 
 
 test('GET /transfers/{id}: 202, and the get on the fulfil topic', async () => {
   const id = crypto.randomUUID()
-  const headers = { accept: versioned('1'), date: DATE, 'fspiop-source': 'payerfsp', traceparent: TRACEPARENT }
+  const headers = { 'content-type': versioned('1.1'), accept: versioned('1'), date: DATE, 'fspiop-source': 'payerfsp', traceparent: TRACEPARENT }
   const res = await client.request({ method: 'GET', url: `/transfers/${id}`, headers })
   expect(res.statusCode).toBe(202)
   expect(res.body).toBe('')

@@ -54,8 +54,8 @@ function createClient ({ apiUrl, adminUrl, hubName }) {
    */
   async function fspiop (method, path, { source, destination, body, headers = {} }) {
     /** @type {Record<string, string>} */
-    const h = { date: new Date().toUTCString(), 'fspiop-source': source, accept: CONTENT_TYPE }
-    if (body !== undefined) h['content-type'] = CONTENT_TYPE
+    // Content-Type on every request, GET too: FSPIOP requires it.
+    const h = { date: new Date().toUTCString(), 'fspiop-source': source, accept: CONTENT_TYPE, 'content-type': CONTENT_TYPE }
     if (destination) h['fspiop-destination'] = destination
     for (const [k, v] of Object.entries(headers)) { if (v === undefined) delete h[k]; else h[k] = v }
     const res = await fetch(`${apiUrl}${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) })
