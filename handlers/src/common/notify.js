@@ -41,42 +41,79 @@ function notification (config, { trace, ...n }) {
 
 /**
  * The payer's POST /transfers, forwarded to the payee with the payer's
- * original headers (signature included) and body.
+ * original headers (signature included) and body. FSPIOP-Destination is
+ * optional for the payer but always set on a callback: the payee's, when the
+ * payer left it out (when present, the prepare handler checked it is).
  * @param {import('@switchyard/shared/config').Config} config
  * @param {{ transferId: string, payee: string, prepare: { headers: Record<string, string>, payload: any }, trace?: Record<string, string> }} p
  */
 function forwardPrepare (config, { transferId, payee, prepare, trace }) {
-  const { accept: _accept, ...headers } = prepare.headers
+  const { accept: _accept, ...sent } = prepare.headers
+  const headers = sent['fspiop-destination'] ? sent : { ...sent, 'fspiop-destination': payee }
   return notification(config, {
     to: payee, transferId, endpointType: ENDPOINT.POST, method: 'POST', path: '/transfers', headers, body: prepare.payload, trace
   })
 }
 
+/** The headers of a participant's request that travel with its body when the hub passes it on unchanged. */
+const SIGNATURE_HEADERS = ['fspiop-signature', 'fspiop-encryption']
+
+/**
+ * The sender's signature headers, for a callback that passes its body on unchanged.
+ * @param {Record<string, string> | undefined} headers
+ * @returns {Record<string, string>}
+ */
+function signatureHeaders (headers) {
+  /** @type {Record<string, string>} */
+  const out = {}
+  for (const name of SIGNATURE_HEADERS) if (headers && typeof headers[name] === 'string') out[name] = headers[name]
+  return out
+}
+
 /**
  * PUT /transfers/{id} (or PATCH) with a transfer's state.
  * @param {import('@switchyard/shared/config').Config} config
- * @param {{ to: string, from: string, transferId: string, body: any, method?: 'PUT' | 'PATCH', contentType?: string, trace?: Record<string, string> }} p
+ * @param {{ to: string, from: string, transferId: string, body: any, method?: 'PUT' | 'PATCH', contentType?: string,
+ *   signed?: Record<string, string>, trace?: Record<string, string> }} p
+ *   signed: the sender's signature headers, when `body` is the sender's own, unchanged
  */
-function transferState (config, { to, from, transferId, body, method = 'PUT', contentType, trace }) {
+function transferState (config, { to, from, transferId, body, method = 'PUT', contentType, signed, trace }) {
   return notification(config, {
-    to, transferId, endpointType: ENDPOINT.PUT, method, path: `/transfers/${transferId}`, headers: callbackHeaders({ from, to, contentType }), body, trace
+    to, transferId, endpointType: ENDPOINT.PUT, method, path: `/transfers/${transferId}`, headers: { ...callbackHeaders({ from, to, contentType }), ...signed }, body, trace
   })
+}
+
+/**
+ * The payer's PUT /transfers/{id} on commit: the payee's own body, passed on
+ * as Mojaloop does (its completedTimestamp as sent, its extensionList), with
+ * its signature. A payee that answered RESERVED gets its PATCH; the payer
+ * hears COMMITTED, so that body is changed and goes unsigned.
+ * @param {{ headers: Record<string, string>, payload: any } | undefined} fulfil the payee's PUT
+ * @param {Record<string, string>} stored stateBody() of the committed transfer, when there is no fulfil to pass on
+ * @returns {{ body: Record<string, any>, signed: Record<string, string> }}
+ */
+function committedForPayer (fulfil, stored) {
+  const payload = fulfil && fulfil.payload
+  if (!payload || typeof payload !== 'object' || typeof payload.fulfilment !== 'string') return { body: stored, signed: {} }
+  if (payload.transferState === 'COMMITTED') return { body: payload, signed: signatureHeaders(fulfil.headers) }
+  return { body: { ...payload, transferState: 'COMMITTED' }, signed: {} }
 }
 
 /**
  * PUT /transfers/{id}/error.
  * @param {import('@switchyard/shared/config').Config} config
  * @param {{ to: string, from: string, transferId: string, errorInformation: { errorCode: string, errorDescription: string, extensionList?: any },
- *   contentType?: string, trace?: Record<string, string> }} p
+ *   contentType?: string, signed?: Record<string, string>, trace?: Record<string, string> }} p
+ *   signed: the sender's signature headers, when the error is the sender's own body, unchanged
  */
-function transferError (config, { to, from, transferId, errorInformation, contentType, trace }) {
+function transferError (config, { to, from, transferId, errorInformation, contentType, signed, trace }) {
   return notification(config, {
     to,
     transferId,
     endpointType: ENDPOINT.ERROR,
     method: 'PUT',
     path: `/transfers/${transferId}/error`,
-    headers: callbackHeaders({ from, to, contentType }),
+    headers: { ...callbackHeaders({ from, to, contentType }), ...signed },
     body: { errorInformation },
     trace
   })
@@ -111,4 +148,4 @@ function currentState (config, { to, from, transfer, trace }) {
   return transferState(config, { to, from, transferId: transfer.transfer_id, body: stateBody(transfer), trace })
 }
 
-module.exports = { forwardPrepare, transferState, transferError, stateBody, currentState }
+module.exports = { forwardPrepare, transferState, transferError, stateBody, currentState, committedForPayer, signatureHeaders }

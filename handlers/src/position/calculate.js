@@ -104,7 +104,8 @@ function applyPositionCommands ({ config, commands, transfers, accounts, nowMs }
     const toPayee = t.payee_reserved
       ? notify.transferState(config, { to: t.payee_fsp, from: hub, transferId: t.transfer_id, body: { completedTimestamp: body.completedTimestamp, transferState: 'COMMITTED' }, method: 'PATCH', contentType, trace: c.trace })
       : notify.transferState(config, { to: t.payee_fsp, from: hub, transferId: t.transfer_id, body, contentType, trace: c.trace })
-    finish(t, notify.transferState(config, { to: t.payer_fsp, from: t.payee_fsp, transferId: t.transfer_id, body, contentType, trace: c.trace }), toPayee)
+    const toPayer = notify.committedForPayer(c.fulfil, body)
+    finish(t, notify.transferState(config, { to: t.payer_fsp, from: t.payee_fsp, transferId: t.transfer_id, body: toPayer.body, signed: toPayer.signed, contentType, trace: c.trace }), toPayee)
   }
 
   /** @param {any} t @param {PositionCommand} c */
@@ -118,13 +119,17 @@ function applyPositionCommands ({ config, commands, transfers, accounts, nowMs }
     setState(t, S.ABORTED_ERROR)
     const errorInformation = { errorCode: t.error_code, errorDescription: t.error_description || '' }
     const fromPayee = c.reason === 'error'
+    // The payee's own error goes to the payer as the payee sent it: its description whole, its extensionList, its signature.
+    const payeeError = fromPayee && c.fulfil && c.fulfil.payload && c.fulfil.payload.errorInformation
     let toPayee = null
     if (!fromPayee) {
       toPayee = t.payee_reserved
         ? notify.transferState(config, { to: t.payee_fsp, from: hub, transferId: t.transfer_id, body: { completedTimestamp: new Date(nowMs).toISOString(), transferState: 'ABORTED' }, method: 'PATCH', trace: c.trace })
         : notify.transferError(config, { to: t.payee_fsp, from: hub, transferId: t.transfer_id, errorInformation, trace: c.trace })
     }
-    finish(t, notify.transferError(config, { to: t.payer_fsp, from: fromPayee ? t.payee_fsp : hub, transferId: t.transfer_id, errorInformation, trace: c.trace }), toPayee)
+    finish(t, payeeError
+      ? notify.transferError(config, { to: t.payer_fsp, from: t.payee_fsp, transferId: t.transfer_id, errorInformation: payeeError, contentType: c.fulfil.headers['content-type'], signed: notify.signatureHeaders(c.fulfil.headers), trace: c.trace })
+      : notify.transferError(config, { to: t.payer_fsp, from: fromPayee ? t.payee_fsp : hub, transferId: t.transfer_id, errorInformation, trace: c.trace }), toPayee)
   }
 
   const actions = { reserve, commit, abort }

@@ -34,6 +34,15 @@ describe('reserve', () => {
     expect(out.outgoing[0].value).toMatchObject({ endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_POST', body: c.prepare.payload })
   })
 
+  test('the payee gets the payer\'s headers as sent, with FSPIOP-Destination set when the payer left it out', () => {
+    const sent = { ...headers(PAYER), 'fspiop-signature': 'sig', accept: 'application/vnd.interoperability.transfers+json;version=1' }
+    const c = positionCommand('reserve', TRANSFER_ID, { prepare: { headers: sent, payload: positionCommand('reserve').prepare.payload } })
+    const { accept: _accept, ...forwarded } = sent
+    expect(apply([c], rows(transferRow()), payerAccount()).outgoing[0].value.headers).toEqual({ ...forwarded, 'fspiop-destination': PAYEE })
+    const named = positionCommand('reserve')
+    expect(apply([named], rows(transferRow()), payerAccount()).outgoing[0].value.headers['fspiop-destination']).toBe(named.prepare.headers['fspiop-destination'])
+  })
+
   test.each([
     ['exactly at the cap', 5n * U, 15n * U, 100n * U, null],
     ['one unit over the cap', 5n * U, 15n * U - 1n, 100n * U, '4200'],
@@ -108,6 +117,25 @@ describe('commit', () => {
     expect(out.outgoing[0].value.body).toEqual({ transferState: 'COMMITTED', fulfilment: FULFILMENT, completedTimestamp: COMPLETED.toISOString() })
     expect(out.outgoing[1].value.body).toEqual(payeeBody)
   })
+
+  test('the payer gets the payee\'s own PUT, as sent: its completedTimestamp, its extensionList and its signature', () => {
+    const transfers = rows(transferRow({ state: S.RECEIVED_FULFIL, fulfilment: FULFILMENT, completed_at: COMPLETED }))
+    const payload = fulfilPayload({ completedTimestamp: '2025-03-01T13:00:10.000+01:00', extensionList: { extension: [{ key: 'payeeRef', value: 'r-1' }] } })
+    const signed = { ...headers(PAYEE, PAYER), 'fspiop-signature': '{"signature":"s","protectedHeader":"p"}' }
+    const out = apply([positionCommand('commit', TRANSFER_ID, { fulfil: { headers: signed, payload } })], transfers, bothAccounts())
+    expect(out.outgoing[0].value).toMatchObject({ to: PAYER, method: 'PUT', body: payload, headers: { 'fspiop-source': PAYEE, 'fspiop-signature': signed['fspiop-signature'] } })
+    // The payee hears the hub's own confirmation, unsigned.
+    expect(out.outgoing[1].value.headers).not.toHaveProperty('fspiop-signature')
+  })
+
+  test('a payee that answered RESERVED: the payer hears COMMITTED with the payee\'s other fields, unsigned (the body changed)', () => {
+    const transfers = rows(transferRow({ state: S.RECEIVED_FULFIL, fulfilment: FULFILMENT, completed_at: COMPLETED, payee_reserved: 1 }))
+    const payload = fulfilPayload({ transferState: 'RESERVED', extensionList: { extension: [{ key: 'k', value: 'v' }] } })
+    const signed = { ...headers(PAYEE, PAYER), 'fspiop-signature': 'sig' }
+    const out = apply([positionCommand('commit', TRANSFER_ID, { fulfil: { headers: signed, payload } })], transfers, bothAccounts())
+    expect(out.outgoing[0].value.body).toEqual({ ...payload, transferState: 'COMMITTED' })
+    expect(out.outgoing[0].value.headers).not.toHaveProperty('fspiop-signature')
+  })
 })
 
 describe('abort after RECEIVED_ERROR', () => {
@@ -119,6 +147,16 @@ describe('abort after RECEIVED_ERROR', () => {
     expect(accounts.get(PAYER_ACCOUNT).value).toBe(0n)
     expect(out.positionChanges).toEqual([{ account_id: PAYER_ACCOUNT, transfer_id: TRANSFER_ID, change: -10n * U, value_after: 0n }])
     expect(out.outgoing.map(seen)).toEqual([{ to: PAYER, method: 'PUT', path: errorPath, from: PAYEE, errorCode: '5101' }])
+  })
+
+  test('the payee\'s error reaches the payer as the payee sent it: whole description, extensionList, signature', () => {
+    const long = 'x'.repeat(300)
+    const transfers = rows(transferRow({ state: S.RECEIVED_ERROR, error_code: '5101', error_description: long.slice(0, 256) }))
+    const payload = { errorInformation: { errorCode: '5101', errorDescription: long, extensionList: { extension: [{ key: 'reason', value: 'closed' }] } } }
+    const signed = { ...headers(PAYEE, PAYER), 'fspiop-signature': 'sig' }
+    const out = apply([positionCommand('abort', TRANSFER_ID, { reason: 'error', fulfil: { headers: signed, payload } })], transfers, bothAccounts())
+    expect(out.outgoing).toHaveLength(1)
+    expect(out.outgoing[0].value).toMatchObject({ to: PAYER, body: payload, headers: { 'fspiop-source': PAYEE, 'fspiop-signature': 'sig' } })
   })
 
   test.each([
