@@ -24,7 +24,7 @@ const schema = {
 
   API_HOST: { group: 'api', type: 'string', default: '127.0.0.1', description: 'Interface the api-adapter listens on (`0.0.0.0` in containers).' },
   API_PORT: { group: 'api', type: 'integer', min: 0, default: 3000, description: 'Port of the participant-facing FSPIOP API.' },
-  API_BODY_LIMIT_BYTES: { group: 'api', type: 'integer', min: 1024, default: 65536, description: 'Largest request body accepted; larger requests get a 3101/413 error.' },
+  API_BODY_LIMIT_BYTES: { group: 'api', type: 'integer', min: 1024, default: 65536, description: 'Largest request body accepted; larger requests get a 3104 (too large payload) error, HTTP 400.' },
   HEALTH_PORT: { group: 'api', type: 'integer', min: 0, default: 3001, description: 'Port of `/health` for processes that run handlers without the API (each Kubernetes handler pod).' },
   ADMIN_HOST: { group: 'api', type: 'string', default: '127.0.0.1', description: 'Interface of the operator-facing admin API (keep it off public networks).' },
   ADMIN_PORT: { group: 'api', type: 'integer', min: 0, default: 3002, description: 'Port of the admin API (participants, accounts, limits, endpoints, funds in/out).' },
@@ -44,7 +44,7 @@ const schema = {
   KAFKA_PARTITIONS_CONCURRENTLY: { group: 'kafka', type: 'integer', min: 1, default: 3, description: 'Transactions one consumer runs at once. Each takes the waiting records of any of the partitions the consumer owns, up to KAFKA_MAX_BATCH_SIZE, so a replica owning many partitions still applies large batches.' },
   KAFKA_SESSION_TIMEOUT_MS: { group: 'kafka', type: 'integer', min: 6000, default: 10000, description: 'Consumer session timeout: how soon the partitions of a crashed consumer move to a live one.' },
   KAFKA_HANDLER_MAX_ATTEMPTS: { group: 'kafka', type: 'integer', min: 1, default: 5, description: 'Attempts at a message whose handler throws before it goes to the dead-letter topic.' },
-  KAFKA_RETRY_BACKOFF_MS: { group: 'kafka', type: 'integer', min: 1, default: 200, description: 'First retry delay after a failed batch; doubles per attempt, capped at 10 s.' },
+  KAFKA_RETRY_BACKOFF_MS: { group: 'kafka', type: 'integer', min: 1, default: 200, description: 'Delay before the second retry of a failed batch (the first comes within 5 ms); doubles per attempt, with jitter, capped at 10 s.' },
 
   CALLBACK_TIMEOUT_MS: { group: 'callbacks', type: 'integer', min: 100, default: 5000, description: 'Time a participant has to answer one callback request.' },
   CALLBACK_MAX_ATTEMPTS: { group: 'callbacks', type: 'integer', min: 1, default: 8, description: 'Delivery attempts per callback before it is recorded as failed and dead-lettered.' },
