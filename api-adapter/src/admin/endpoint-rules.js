@@ -16,14 +16,22 @@ const EMAIL_TYPES = new Set([
   'SETTLEMENT_TRANSFER_POSITION_CHANGE_EMAIL'
 ])
 
-const TEMPLATE = /\{\{[A-Za-z][A-Za-z0-9_]*\}\}/g
+// As the notification handler reads them (handlers/src/notification/url.js): spaces inside allowed.
+const TEMPLATE = /\{\{\s*([A-Za-z][A-Za-z0-9_]*)\s*\}\}/g
+// The transfer callbacks this switch delivers know one placeholder.
+const TRANSFER_CALLBACK_TYPE = /^FSPIOP_CALLBACK_URL_TRANSFER(_[A-Z0-9]+)*$/
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /**
  * @param {string} value
+ * @param {string} type
  * @returns {string | undefined} what is wrong with a callback URL, if anything
  */
-function checkCallbackUrl (value) {
+function checkCallbackUrl (value, type) {
+  if (TRANSFER_CALLBACK_TYPE.test(type)) {
+    const unknown = [...value.matchAll(TEMPLATE)].map((m) => m[1]).filter((name) => name !== 'transferId')
+    if (unknown.length) return `value has {{${unknown[0]}}}; transfer callbacks fill in only {{transferId}}`
+  }
   // Templates such as {{transferId}} are filled in at delivery: check the URL
   // with each template replaced by a plain path segment.
   const filled = value.replace(TEMPLATE, 'x')
@@ -45,7 +53,7 @@ function checkCallbackUrl (value) {
  * @returns {string | undefined} what is wrong with the endpoint, if anything
  */
 function checkEndpoint (type, value) {
-  if (CALLBACK_TYPE.test(type)) return checkCallbackUrl(value)
+  if (CALLBACK_TYPE.test(type)) return checkCallbackUrl(value, type)
   if (EMAIL_TYPES.has(type)) return EMAIL.test(value) ? undefined : 'value must be an e-mail address'
   return `type ${type} is not an FSPIOP_CALLBACK_URL_* type or a notification e-mail type`
 }

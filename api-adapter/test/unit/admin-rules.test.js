@@ -59,7 +59,10 @@ describe('checkEndpoint', () => {
     ['FSPIOP_CALLBACK_URL_TRANSFER_POST', 'http://dfsp:8444/transfers'],
     ['FSPIOP_CALLBACK_URL_TRANSFER_PUT', 'https://dfsp/transfers/{{transferId}}'],
     ['FSPIOP_CALLBACK_URL_TRANSFER_ERROR', 'https://dfsp/transfers/{{transferId}}/error'],
+    ['FSPIOP_CALLBACK_URL_TRANSFER_PUT', 'https://dfsp/transfers/{{ transferId }}'],
     ['FSPIOP_CALLBACK_URL_QUOTES', 'http://dfsp'],
+    // Other services' callbacks are not delivered here: their placeholders are theirs.
+    ['FSPIOP_CALLBACK_URL_QUOTES', 'http://dfsp/quotes/{{quoteId}}'],
     ['FSPIOP_CALLBACK_URL', 'http://dfsp'],
     ['NET_DEBIT_CAP_ADJUSTMENT_EMAIL', 'ops@dfsp.example']
   ])('accepts %s %s', (type, value) => {
@@ -71,6 +74,9 @@ describe('checkEndpoint', () => {
     ['FSPIOP_CALLBACK_URL_TRANSFER_POST', 'ftp://dfsp/transfers', 'value must be an http or https URL'],
     ['FSPIOP_CALLBACK_URL_TRANSFER_POST', 'http://user:pw@dfsp/', 'value must not carry credentials'],
     ['FSPIOP_CALLBACK_URL_TRANSFER_PUT', 'http://dfsp/{{transferId}', 'value has a malformed {{template}}'],
+    // Accepted, every callback to it would fail at delivery: refused when registered.
+    ['FSPIOP_CALLBACK_URL_TRANSFER_PUT', 'http://dfsp/transfers/{{id}}', 'value has {{id}}; transfer callbacks fill in only {{transferId}}'],
+    ['FSPIOP_CALLBACK_URL_TRANSFER_ERROR', 'http://dfsp/{{transferId}}/{{ fsp }}/error', 'value has {{fsp}}; transfer callbacks fill in only {{transferId}}'],
     ['NET_DEBIT_CAP_ADJUSTMENT_EMAIL', 'not-an-address', 'value must be an e-mail address'],
     ['fspiop_callback_url_transfer_post', 'http://dfsp', 'type fspiop_callback_url_transfer_post is not an FSPIOP_CALLBACK_URL_* type or a notification e-mail type']
   ])('refuses %s %s', (type, value, problem) => {
