@@ -63,7 +63,9 @@ function planFulfils ({ config, commands, transfers }) {
       continue
     }
     if (!t) { reject(c, '3208', `transfer ${c.transferId} was not found`); continue }
-    if (source !== t.payee_fsp) { reject(c, '3100', `only the payee ${t.payee_fsp} may complete transfer ${t.transfer_id}`); continue }
+    // A stranger learns nothing about a transfer it is not party to, as with GET.
+    if (source !== t.payee_fsp && source !== t.payer_fsp) { reject(c, '3208', `transfer ${c.transferId} was not found`); continue }
+    if (source !== t.payee_fsp) { reject(c, '3100', `only the payee may complete transfer ${t.transfer_id}`); continue }
     if (c.headers['fspiop-destination'] && c.headers['fspiop-destination'] !== t.payer_fsp) {
       reject(c, '3100', `FSPIOP-Destination must be the payer ${t.payer_fsp}`)
       continue

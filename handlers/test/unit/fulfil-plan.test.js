@@ -74,7 +74,9 @@ describe('a fulfil for a reserved transfer', () => {
 describe('refused fulfils and errors: the sender hears an error from the hub, nothing changes', () => {
   test.each([
     ['fulfil from the payer', 'fulfil', { hdrs: headers(PAYER, PAYEE) }, reserved(), PAYER, '3100'],
-    ['error from a stranger', 'error', { hdrs: headers('otherfsp', PAYER) }, reserved(), 'otherfsp', '3100'],
+    // Not party to it: as for a GET, the transfer is not found (nothing about it is told).
+    ['error from a stranger', 'error', { hdrs: headers('otherfsp', PAYER) }, reserved(), 'otherfsp', '3208'],
+    ['fulfil from a stranger', 'fulfil', { hdrs: headers('otherfsp', PAYER) }, reserved(), 'otherfsp', '3208'],
     ['FSPIOP-Destination is not the payer', 'fulfil', { hdrs: headers(PAYEE, 'otherfsp') }, reserved(), PAYEE, '3100'],
     ['unknown transfer', 'fulfil', { transferId: 'nope' }, reserved(), PAYEE, '3208'],
     ['not reserved yet', 'fulfil', {}, transferRow({ state: S.RECEIVED_PREPARE }), PAYEE, '3100'],
