@@ -23,11 +23,11 @@ function createStageMetrics (registry) {
   /** @param {string} name @param {string} help @param {readonly number[]} buckets */
   const histogram = (name, help, buckets) => new Histogram({ name, help, labelNames, buckets: [...buckets], registers })
 
-  const processing = histogram('switchyard_stage_processing_seconds', 'Time from picking a chunk up to its offsets being committed (transaction, produce, commit).', WORK_SECONDS)
+  const processing = histogram('switchyard_stage_processing_seconds', 'Time from picking a chunk up until its offsets are resolved (transaction, produce); offsets are committed by interval.', WORK_SECONDS)
   const db = histogram('switchyard_stage_db_seconds', 'Time of a chunk\'s database transaction, retries included.', WORK_SECONDS)
   const produce = histogram('switchyard_stage_produce_seconds', 'Time to produce a chunk\'s outgoing messages and have them acknowledged (acks=all).', WORK_SECONDS)
   const queueGap = histogram('switchyard_queue_gap_seconds', 'Per message: time from being produced (record timestamp) to being picked up by the stage.', QUEUE_GAP_SECONDS)
-  const batchSize = histogram('switchyard_batch_size', 'Records per chunk: one partition\'s share of a transaction, offsets committed together.', BATCH_SIZE)
+  const batchSize = histogram('switchyard_batch_size', 'Records per chunk: one partition\'s share of a transaction.', BATCH_SIZE)
   const transactionRecords = histogram('switchyard_transaction_records', 'Records per database transaction (the chunks of every partition that shared it).', BATCH_SIZE)
   const messages = new Counter({ name: 'switchyard_messages_total', help: 'Records consumed by the stage (redeliveries included).', labelNames, registers })
   const deadLetters = new Counter({ name: 'switchyard_dead_letters_total', help: 'Records the stage gave up on and sent to the dead-letter topic.', labelNames, registers })
