@@ -72,6 +72,26 @@ test('golden path: the payee gets the payer\'s request, both get COMMITTED, posi
   expect(await sy.position(payee.name)).toBe('-100.5')
 })
 
+test('the payer gets the payee\'s PUT as the payee sent it: its extensionList, its completedTimestamp, its signature', async () => {
+  const parties = await pair()
+  const extensionList = { extension: [{ key: 'payeeReference', value: 'inv-42' }] }
+  const signature = JSON.stringify({ signature: 'c2ln', protectedHeader: 'eyJhbGciOiJSUzI1NiJ9' })
+  const { id } = await send(parties, { action: 'fulfil', extensionList, signature })
+  const committed = await parties.payer.waitFor(put(id), 'PUT COMMITTED')
+  expect(committed.body).toEqual(parties.payee.sent(id))
+  expect(committed.body.extensionList).toEqual(extensionList)
+  expect(committed.headers).toMatchObject({ 'fspiop-source': parties.payee.name, 'fspiop-signature': signature })
+})
+
+test('the payer gets the payee\'s error as the payee sent it, extensionList included', async () => {
+  const parties = await pair()
+  const extensionList = { extension: [{ key: 'reason', value: 'account closed' }] }
+  const { id } = await send(parties, { action: 'reject', errorCode: '5105', extensionList })
+  const error = await parties.payer.waitFor(putError(id), 'PUT error')
+  expect(error.body).toEqual({ errorInformation: { errorCode: '5105', errorDescription: 'Payee rejected transfer', extensionList } })
+  expect(await sy.position(parties.payer.name)).toBe('0')
+})
+
 test('a payee that answers RESERVED gets a PATCH with the final state', async () => {
   const parties = await pair()
   const { id } = await send(parties, { action: 'reserve' })

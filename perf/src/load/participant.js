@@ -24,6 +24,8 @@ async function startParticipant (name, switchyard) {
   const received = []
   /** transferId → what to do when the prepare arrives */
   const plans = new Map()
+  /** transferId → the body this payee sent about it */
+  const sentBodies = new Map()
   let status = 200
   /** @type {Set<{ match: (r: any) => boolean, resolve: (r: any) => void }>} */
   const waiters = new Set()
@@ -40,14 +42,18 @@ async function startParticipant (name, switchyard) {
     }
     // A traced DFSP continues the trace the switch sent it.
     if (plan.traceparent) headers.traceparent = plan.traceparent
+    if (plan.signature) headers['fspiop-signature'] = plan.signature
     let url = `${switchyard.api()}/transfers/${transferId}`
+    /** @type {Record<string, any>} */
     let body
     if (plan.action === 'reject') {
       url += '/error'
-      body = { errorInformation: { errorCode: plan.errorCode || '5101', errorDescription: 'Payee rejected transfer' } }
+      body = { errorInformation: { errorCode: plan.errorCode || '5101', errorDescription: 'Payee rejected transfer', ...(plan.extensionList ? { extensionList: plan.extensionList } : {}) } }
     } else {
       body = { fulfilment: plan.fulfilment, completedTimestamp: new Date().toISOString(), transferState: plan.action === 'reserve' ? 'RESERVED' : 'COMMITTED' }
+      if (plan.extensionList) body.extensionList = plan.extensionList
     }
+    sentBodies.set(transferId, body)
     const res = await fetch(url, { method: 'PUT', headers, body: JSON.stringify(body) })
     answers.push({ transferId, status: res.status, body: await res.text() })
   }
@@ -81,8 +87,16 @@ async function startParticipant (name, switchyard) {
       { type: 'FSPIOP_CALLBACK_URL_TRANSFER_PUT', value: `${base}/transfers/{{transferId}}` },
       { type: 'FSPIOP_CALLBACK_URL_TRANSFER_ERROR', value: `${base}/transfers/{{transferId}}/error` }
     ],
-    /** As payee: what to do with transfer `id`. @param {string} id @param {{ action: 'fulfil' | 'reserve' | 'reject' | 'ignore', fulfilment?: string, errorCode?: string }} plan */
+    /**
+     * As payee: what to do with transfer `id`; with an `extensionList` and a `signature` (FSPIOP-Signature)
+     * to send. Once it has answered, `sent(id)` is the body it sent.
+     * @param {string} id
+     * @param {{ action: 'fulfil' | 'reserve' | 'reject' | 'ignore', fulfilment?: string, errorCode?: string,
+     *   extensionList?: { extension: { key: string, value: string }[] }, signature?: string }} plan
+     */
     plan: (id, plan) => plans.set(id, plan),
+    /** @param {string} id @returns {any} the body this payee sent for transfer `id`, if it has answered */
+    sent: (id) => sentBodies.get(id),
     /** @param {number} code */
     answerWith: (code) => { status = code },
     /** Callbacks about one transfer. @param {string} id */
