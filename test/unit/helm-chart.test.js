@@ -1,11 +1,14 @@
 'use strict'
 
-// helm/switchyard cannot be rendered here (CI machines have no helm binary),
-// so it is checked statically: values use only schema variables, with values
-// loadConfig accepts; the handlers map is the handler registry;
-// values.schema.json is generated from both and accepts the shipped values;
-// templates use only defined helpers and existing values; the hook jobs carry
-// their hook annotations. docs/kubernetes.md describes the rendered checks.
+// CI machines have no helm binary, so helm/switchyard is checked statically:
+// values use only schema variables, with values loadConfig accepts; the
+// handlers map is the handler registry; values.schema.json is generated from
+// both, accepts the shipped values and rejects misspelled keys; templates use
+// only defined helpers and existing values; the hook jobs carry their hook
+// annotations. helm/render.js (the Go-template subset the chart uses) renders
+// it for the checks on objects: where ADMIN_TOKEN comes from, what refuses to
+// render, the scrape annotations. docs/kubernetes.md describes the checks made
+// with helm itself.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -13,7 +16,8 @@ const { parse } = require('yaml')
 const Ajv = require('ajv')
 const { loadConfig, schema } = require('../../shared/src/config')
 const { names } = require('../../handlers/src/registry')
-const { renderValuesSchemaFile, settableNames, SECRET_VARS } = require('../../helm/values-schema')
+const { renderValuesSchemaFile, settableNames, SECRET_VALUES } = require('../../helm/values-schema')
+const { renderChart } = require('../../helm/render')
 const { version } = require('../../package.json')
 
 const CHART = path.join(__dirname, '..', '..', 'helm', 'switchyard')
@@ -47,8 +51,7 @@ const toEnv = (env = {}) => Object.fromEntries(Object.entries(env).map(([k, v]) 
  * @returns {Array<{ where: string, env: Record<string, unknown> | undefined, processEnv: Record<string, string> }>}
  */
 function processes (values) {
-  const { DB_PASSWORD, ADMIN_TOKEN } = values.secret
-  const base = { ...toEnv(values.config), STACK: 'off', DB_PASSWORD, ADMIN_TOKEN }
+  const base = { ...toEnv(values.config), STACK: 'off', DB_PASSWORD: values.secret.DB_PASSWORD, ADMIN_TOKEN: 'from-a-secret' }
   return [
     { where: 'config', env: values.config, processEnv: base },
     { where: 'apiAdapter.env', env: values.apiAdapter.env, processEnv: { ...base, ...toEnv(values.apiAdapter.env) } },
@@ -75,7 +78,7 @@ function envProblems (values) {
     }
   }
   for (const name of Object.keys(values.secret)) {
-    if (name !== 'existingSecret' && !SECRET_VARS.includes(name)) problems.push(`secret: ${name} is not a secret variable`)
+    if (name !== 'existingSecret' && !SECRET_VALUES.includes(name)) problems.push(`secret: ${name} is not a secret value`)
   }
   return problems
 }
@@ -143,6 +146,20 @@ function createValuesValidator () {
   return ajv.compile(JSON.parse(read('values.schema.json')))
 }
 
+// Rendered as release "pay" in namespace "payments": objects are pay-switchyard-<component>.
+/** @param {object} [values] @param {Parameters<typeof renderChart>[0]} [options] */
+const render = (values = {}, options = {}) => renderChart({ values, release: 'pay', namespace: 'payments', ...options })
+/** @param {any[]} objects @param {string} kind @returns {any[]} */
+const ofKind = (objects, kind) => objects.filter((o) => o.kind === kind)
+/** @param {any[]} objects @param {string} kind @param {string} name */
+const named = (objects, kind, name) => objects.find((o) => o.kind === kind && o.metadata.name === name)
+/** @param {any[]} objects @param {string} name @returns {any[]} every env entry called name, with its workload */
+const envEntries = (objects, name) => objects
+  .filter((o) => o.spec?.template?.spec?.containers)
+  .flatMap((o) => o.spec.template.spec.containers.flatMap((/** @type {any} */ c) => (c.env || [])
+    .filter((/** @type {any} */ e) => e.name === name)
+    .map((/** @type {any} */ e) => ({ workload: o.metadata.name, ...e }))))
+
 describe('helm/switchyard', () => {
   const values = readValues()
   const templates = Object.fromEntries(templateFiles().map((f) => [f, read(`templates/${f}`)]))
@@ -196,7 +213,7 @@ describe('helm/switchyard', () => {
 
   test('templates use only defined helpers and values that exist', () => {
     expect(Object.keys(templates)).toEqual(expect.arrayContaining([
-      '_helpers.tpl', 'NOTES.txt', 'api-adapter.yaml', 'configmap.yaml', 'handlers.yaml', 'hpa.yaml',
+      '_helpers.tpl', 'NOTES.txt', 'admin-token-secret.yaml', 'api-adapter.yaml', 'configmap.yaml', 'handlers.yaml', 'hpa.yaml',
       'migrations-job.yaml', 'pdb.yaml', 'secret.yaml', 'serviceaccount.yaml', 'topics-job.yaml'
     ]))
     expect(templateProblems(templates, values)).toEqual([])
@@ -228,7 +245,129 @@ describe('helm/switchyard', () => {
     expect(weightOf('migrations-job.yaml')).toBeLessThan(weightOf('topics-job.yaml'))
   })
 
+  test('renders with the default values and with every ci/ values file: one Deployment per enabled component', () => {
+    for (const file of ['values.yaml', ...ciValueFiles()]) {
+      const overrides = file === 'values.yaml' ? {} : parse(read(file))
+      const { objects, values: merged } = render(overrides)
+      const enabled = Object.entries(merged.handlers).filter(([, h]) => h.enabled).map(([name]) => name)
+      expect({ file, deployments: ofKind(objects, 'Deployment').map((d) => d.metadata.name).sort() })
+        .toEqual({ file, deployments: ['api-adapter', ...enabled].map((c) => `pay-switchyard-${c}`).sort() })
+      expect(envEntries(objects, 'DB_PASSWORD').every((e) => e.valueFrom.secretKeyRef.key === 'DB_PASSWORD')).toBe(true)
+    }
+  })
+
+  test('values.schema.json closes the top level and apiAdapter on the keys values.yaml has', () => {
+    const schema = JSON.parse(read('values.schema.json'))
+    expect(schema.additionalProperties).toBe(false)
+    expect(schema.properties.apiAdapter.additionalProperties).toBe(false)
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(Object.keys(values)))
+    expect(Object.keys(schema.properties.apiAdapter.properties)).toEqual(expect.arrayContaining(Object.keys(values.apiAdapter)))
+  })
+
+  describe('the admin API token', () => {
+    const TOKEN_SECRET = 'pay-switchyard-admin-token'
+    /** @param {string} name @param {string} key */
+    const fromSecret = (name, key) => [{ workload: 'pay-switchyard-api-adapter', name: 'ADMIN_TOKEN', valueFrom: { secretKeyRef: { name, key } } }]
+    /** @param {any[]} objects */
+    const generatedToken = (objects) => Buffer.from(named(objects, 'Secret', TOKEN_SECRET).data.ADMIN_TOKEN, 'base64').toString()
+
+    test('by default is generated into a Secret and reaches only the api-adapter, through a required secretKeyRef', () => {
+      const { objects, notes } = render()
+      expect(envEntries(objects, 'ADMIN_TOKEN')).toEqual(fromSecret(TOKEN_SECRET, 'ADMIN_TOKEN'))
+      expect(generatedToken(objects)).toMatch(/^[A-Za-z0-9]{48}$/)
+      expect(named(objects, 'ConfigMap', 'pay-switchyard-config').data).not.toHaveProperty('ADMIN_TOKEN')
+      expect(named(objects, 'Secret', 'pay-switchyard').data).not.toHaveProperty('ADMIN_TOKEN')
+      expect(notes).toContain(`kubectl -n payments get secret ${TOKEN_SECRET} -o jsonpath='{.data.ADMIN_TOKEN}' | base64 -d`)
+      expect(notes).not.toContain('WARNING: apiAdapter.adminAuth')
+      // The database password's existingSecret does not change where the token comes from.
+      expect(envEntries(render({ secret: { existingSecret: 'db-credentials' } }).objects, 'ADMIN_TOKEN')).toEqual(fromSecret(TOKEN_SECRET, 'ADMIN_TOKEN'))
+    })
+
+    test('the generated token differs per install and an upgrade keeps the one in the cluster', () => {
+      expect(generatedToken(render().objects)).not.toBe(generatedToken(render().objects))
+      /** @type {string[][]} */
+      const lookups = []
+      const lookup = (/** @type {string[]} */ ...args) => {
+        lookups.push(args)
+        return args[3] === TOKEN_SECRET ? { data: { ADMIN_TOKEN: Buffer.from('kept-token').toString('base64') } } : undefined
+      }
+      expect(generatedToken(render({}, { lookup }).objects)).toBe('kept-token')
+      expect(lookups).toContainEqual(['v1', 'Secret', 'payments', TOKEN_SECRET])
+    })
+
+    test('comes from an existing Secret, under its key, when values name one; the chart then generates none', () => {
+      const { objects, notes } = render({ apiAdapter: { adminAuth: { existingSecret: 'ops-admin', existingSecretKey: 'token' } } })
+      expect(envEntries(objects, 'ADMIN_TOKEN')).toEqual(fromSecret('ops-admin', 'token'))
+      expect(named(objects, 'Secret', TOKEN_SECRET)).toBeUndefined()
+      expect(notes).toContain("kubectl -n payments get secret ops-admin -o jsonpath='{.data.token}' | base64 -d")
+      expect(envEntries(render({ apiAdapter: { adminAuth: { existingSecret: 'ops-admin' } } }).objects, 'ADMIN_TOKEN')).toEqual(fromSecret('ops-admin', 'ADMIN_TOKEN'))
+    })
+
+    test('is off only with adminAuth.enabled: false, and then ADMIN_HOST must be loopback unless explicitly allowed', () => {
+      const off = { enabled: false }
+      expect(() => render({ apiAdapter: { adminAuth: off } })).toThrow('apiAdapter.adminAuth.enabled is false and ADMIN_HOST is 0.0.0.0')
+      // The api-adapter's own env counts, not only config.
+      expect(() => render({ config: { ADMIN_HOST: '127.0.0.1' }, apiAdapter: { adminAuth: off, env: { ADMIN_HOST: '10.0.0.1' } } }))
+        .toThrow('ADMIN_HOST is 10.0.0.1')
+      const loopback = { config: { ADMIN_HOST: '127.0.0.1' }, apiAdapter: { adminAuth: off } }
+      const allowed = { apiAdapter: { adminAuth: { ...off, allowUnauthenticatedNetworkAccess: true } } }
+      for (const overrides of [loopback, allowed]) {
+        const { objects, notes } = render(overrides)
+        expect(envEntries(objects, 'ADMIN_TOKEN')).toEqual([])
+        expect(named(objects, 'Secret', TOKEN_SECRET)).toBeUndefined()
+        expect(notes).toContain('WARNING: apiAdapter.adminAuth.enabled is false')
+      }
+      // The opt-out alone leaves the token on.
+      const optOutOnly = { apiAdapter: { adminAuth: { allowUnauthenticatedNetworkAccess: true } } }
+      expect(envEntries(render(optOutOnly).objects, 'ADMIN_TOKEN')).toEqual(fromSecret(TOKEN_SECRET, 'ADMIN_TOKEN'))
+    })
+
+    test('is never accepted as a plain value', () => {
+      expect(() => render({ secret: { ADMIN_TOKEN: 's3cret' } })).toThrow('/secret must NOT have additional properties (ADMIN_TOKEN)')
+      expect(() => render({ config: { ADMIN_TOKEN: 's3cret' } })).toThrow('/config must NOT have additional properties (ADMIN_TOKEN)')
+      expect(() => render({ apiAdapter: { env: { ADMIN_TOKEN: 's3cret' } } })).toThrow('/apiAdapter/env must NOT have additional properties (ADMIN_TOKEN)')
+    })
+  })
+
+  describe('metrics', () => {
+    /** @param {any[]} objects @returns {Record<string, { port: number, annotations: Record<string, string> }>} */
+    const scrapeTargets = (objects) => Object.fromEntries(ofKind(objects, 'Deployment').map((d) => {
+      const container = d.spec.template.spec.containers[0]
+      const port = container.ports.find((/** @type {any} */ p) => p.name === container.readinessProbe.httpGet.port).containerPort
+      const annotations = Object.fromEntries(Object.entries(d.spec.template.metadata.annotations).filter(([k]) => k.startsWith('prometheus.io/')))
+      return [d.metadata.name.replace('pay-switchyard-', ''), { port, annotations }]
+    }))
+
+    test('every pod is annotated for scraping /metrics on the port of its /health', () => {
+      const targets = scrapeTargets(render({ handlers: { fulfil: { env: { HEALTH_PORT: 9100 } } } }).objects)
+      expect(Object.keys(targets).sort()).toEqual(['api-adapter', ...names()].sort())
+      expect([targets['api-adapter'].port, targets.prepare.port, targets.fulfil.port]).toEqual([3000, 3001, 9100])
+      for (const [name, { port, annotations }] of Object.entries(targets)) {
+        expect({ name, annotations }).toEqual({ name, annotations: { 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(port), 'prometheus.io/path': '/metrics' } })
+      }
+    })
+
+    test('metrics.scrapeAnnotations: false leaves the annotations out; podAnnotations override them', () => {
+      const off = scrapeTargets(render({ metrics: { scrapeAnnotations: false } }).objects)
+      expect(Object.values(off).map((t) => t.annotations)).toEqual(Object.values(off).map(() => ({})))
+      const overridden = scrapeTargets(render({ podAnnotations: { 'prometheus.io/scrape': 'false' } }).objects)
+      expect(Object.values(overridden).every((t) => t.annotations['prometheus.io/scrape'] === 'false')).toBe(true)
+    })
+  })
+
   describe('rejects a broken copy', () => {
+    test('with a misspelled top-level or apiAdapter key', () => {
+      const validate = createValuesValidator()
+      const misspelled = [
+        ['', { ...copy(), imagePullSecret: [{ name: 'registry' }] }, 'imagePullSecret'],
+        ['/apiAdapter', { ...copy(), apiAdapter: { ...copy().apiAdapter, replica: 3 } }, 'replica']
+      ]
+      for (const [instancePath, broken, key] of misspelled) {
+        expect(validate(broken)).toBe(false)
+        expect(validate.errors).toContainEqual(expect.objectContaining({ instancePath, params: { additionalProperty: key } }))
+      }
+    })
+
     test('with a config variable that is not in the schema', () => {
       const broken = copy()
       broken.config.KAFKA_BROKER = 'kafka:9092'

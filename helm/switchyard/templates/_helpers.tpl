@@ -55,6 +55,20 @@ app.kubernetes.io/part-of: switchyard
 {{- default (include "switchyard.fullname" .) .Values.secret.existingSecret }}
 {{- end }}
 
+{{/* The Secret holding the admin API's token: the operator's, or the one the chart generates. */}}
+{{- define "switchyard.adminTokenSecretName" -}}
+{{- .Values.apiAdapter.adminAuth.existingSecret | default (include "switchyard.componentName" (dict "root" . "component" "admin-token")) }}
+{{- end }}
+
+{{/* The token's key in that Secret. */}}
+{{- define "switchyard.adminTokenKey" -}}
+{{- if .Values.apiAdapter.adminAuth.existingSecret }}
+{{- .Values.apiAdapter.adminAuth.existingSecretKey }}
+{{- else }}
+{{- "ADMIN_TOKEN" }}
+{{- end }}
+{{- end }}
+
 {{- define "switchyard.image" -}}
 {{- $tag := .Values.image.tag | default .Chart.AppVersion }}
 {{- printf "%s:%s" .Values.image.repository (include "switchyard.envValue" $tag) }}
@@ -91,8 +105,9 @@ default given. Args: root, env, name, default.
 {{- end }}
 
 {{/*
-Fails on settings that cannot work in a cluster. Names outside the schema are
-rejected earlier, by values.schema.json.
+Fails on settings that cannot work in a cluster, or that would leave the admin
+API open to the network without a token. Names outside the schema are rejected
+earlier, by values.schema.json.
 */}}
 {{- define "switchyard.validate" -}}
 {{- $loopback := list "127.0.0.1" "localhost" "::1" }}
@@ -104,6 +119,13 @@ rejected earlier, by values.schema.json.
 {{- range $name, $h := .Values.handlers }}
 {{- if and $h.env (hasKey $h.env "API_HOST") (has (toString $h.env.API_HOST) $loopback) }}
 {{- fail (printf "handlers.%s.env.API_HOST is %s: the /health server listens on API_HOST, so it must be 0.0.0.0" $name $h.env.API_HOST) }}
+{{- end }}
+{{- end }}
+{{- $auth := .Values.apiAdapter.adminAuth }}
+{{- if and .Values.apiAdapter.enabled (not $auth.enabled) (not $auth.allowUnauthenticatedNetworkAccess) }}
+{{- $adminHost := include "switchyard.setting" (dict "root" . "env" .Values.apiAdapter.env "name" "ADMIN_HOST" "default" "127.0.0.1") }}
+{{- if not (has $adminHost $loopback) }}
+{{- fail (printf "apiAdapter.adminAuth.enabled is false and ADMIN_HOST is %s: anything that reaches the pods could move funds and change limits without a token. Keep adminAuth enabled, set ADMIN_HOST to 127.0.0.1 (then use kubectl port-forward), or accept the risk with apiAdapter.adminAuth.allowUnauthenticatedNetworkAccess: true" $adminHost) }}
 {{- end }}
 {{- end }}
 {{- end }}
@@ -119,20 +141,25 @@ always "off": Kafka and MySQL are external.
 STACK: "off"
 {{- end }}
 
-{{/* DB_PASSWORD (and ADMIN_TOKEN for the api-adapter) from the Secret. Args: root, secretName, adminToken. */}}
+{{/*
+DB_PASSWORD from secretName and, for the api-adapter (adminToken true) while
+apiAdapter.adminAuth.enabled, ADMIN_TOKEN from the admin token Secret. The
+token is required: a missing Secret or key keeps the pod from starting rather
+than leaving the admin API open. Args: root, secretName, adminToken.
+*/}}
 {{- define "switchyard.secretEnv" -}}
+{{- $auth := .root.Values.apiAdapter.adminAuth }}
 - name: DB_PASSWORD
   valueFrom:
     secretKeyRef:
       name: {{ .secretName }}
       key: DB_PASSWORD
-{{- if .adminToken }}
+{{- if and .adminToken $auth.enabled }}
 - name: ADMIN_TOKEN
   valueFrom:
     secretKeyRef:
-      name: {{ .secretName }}
-      key: ADMIN_TOKEN
-      optional: true
+      name: {{ include "switchyard.adminTokenSecretName" .root }}
+      key: {{ include "switchyard.adminTokenKey" .root }}
 {{- end }}
 {{- end }}
 
@@ -151,7 +178,7 @@ up), then a margin. Args: root, env.
 A Deployment for one process of the one image: the api-adapter or a handler.
 Args: root, component, values (enabled, replicas, resources, env, autoscaling,
 optional scheduling and podAnnotations), command, fixedEnv (map), ports (list
-of name/port), probePort (a port name), adminToken (bool).
+of name/port), probePort (a port name: /health and /metrics), adminToken (bool).
 */}}
 {{- define "switchyard.deployment" -}}
 {{- $root := .root }}
@@ -159,7 +186,15 @@ of name/port), probePort (a port name), adminToken (bool).
 {{- $env := $v.env | default dict }}
 {{- $autoscaling := $v.autoscaling | default dict }}
 {{- $labels := dict "root" $root "component" .component }}
-{{- $podAnnotations := merge (dict) ($v.podAnnotations | default dict) ($root.Values.podAnnotations | default dict) }}
+{{- $scrape := dict }}
+{{- if $root.Values.metrics.scrapeAnnotations }}
+{{- range .ports }}
+{{- if eq .name $.probePort }}
+{{- $scrape = dict "prometheus.io/scrape" "true" "prometheus.io/port" (toString .port) "prometheus.io/path" "/metrics" }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- $podAnnotations := merge (dict) ($v.podAnnotations | default dict) ($root.Values.podAnnotations | default dict) $scrape }}
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -212,7 +247,7 @@ spec:
             - configMapRef:
                 name: {{ include "switchyard.componentName" (dict "root" $root "component" "config") }}
           env:
-            {{- include "switchyard.secretEnv" (dict "secretName" (include "switchyard.secretName" $root) "adminToken" .adminToken) | nindent 12 }}
+            {{- include "switchyard.secretEnv" (dict "root" $root "secretName" (include "switchyard.secretName" $root) "adminToken" .adminToken) | nindent 12 }}
             {{- range $name, $value := .fixedEnv }}
             - name: {{ $name }}
               value: {{ $value | quote }}
@@ -336,7 +371,7 @@ spec:
             - name: {{ $name }}
               value: {{ $value | quote }}
             {{- end }}
-            {{- include "switchyard.secretEnv" (dict "secretName" $secretName "adminToken" false) | nindent 12 }}
+            {{- include "switchyard.secretEnv" (dict "root" $root "secretName" $secretName "adminToken" false) | nindent 12 }}
           securityContext:
             {{- toYaml $root.Values.securityContext | nindent 12 }}
           {{- with $root.Values.jobs.resources }}
