@@ -14,7 +14,7 @@ const { createMetrics } = require('./metrics')
  *   lifecycle: ReturnType<typeof import('./lifecycle').createLifecycle> }} opts
  */
 async function createRuntime ({ config, logger, lifecycle }) {
-  const db = createDb(config)
+  const db = createDb(config, { logger })
   lifecycle.add('database', () => db.destroy())
   const kafka = createKafkaFromConfig(config, logger)
   const admin = kafka.admin()

@@ -54,8 +54,21 @@ async function startParticipant (name, switchyard) {
       if (plan.extensionList) body.extensionList = plan.extensionList
     }
     sentBodies.set(transferId, body)
-    const res = await fetch(url, { method: 'PUT', headers, body: JSON.stringify(body) })
-    answers.push({ transferId, status: res.status, body: await res.text() })
+    // As a DFSP does when the hub says 503 (2003: try again) or cannot be
+    // reached: the same PUT again, for up to a minute.
+    const deadline = Date.now() + 60000
+    for (let wait = 100; ; wait = Math.min(wait * 2, 2000)) {
+      let status = 0
+      try {
+        const res = await fetch(url, { method: 'PUT', headers: { ...headers, date: new Date().toUTCString() }, body: JSON.stringify(body) })
+        status = res.status
+        answers.push({ transferId, status, body: await res.text() })
+      } catch (err) {
+        answers.push({ transferId, error: /** @type {Error} */ (err).message })
+      }
+      if ((status !== 0 && status !== 503) || Date.now() + wait > deadline) return
+      await new Promise((resolve) => setTimeout(resolve, wait))
+    }
   }
 
   const server = http.createServer((req, res) => {

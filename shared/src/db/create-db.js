@@ -13,12 +13,24 @@ const knexFactory = require('knex')
  * dates as UTC.
  *
  * @param {DbConfig} config
- * @param {{ database?: string | null }} [opts] database: null connects without selecting one
+ * @param {{ database?: string | null, logger?: import('pino').Logger }} [opts] database: null connects
+ *   without selecting one; logger: where knex's own warnings go (a lost connection, a pool that
+ *   cannot connect), as structured lines with the process's others instead of bare console output
  * @returns {Knex}
  */
-function createDb (config, { database } = {}) {
+function createDb (config, { database, logger } = {}) {
   return knexFactory({
     client: 'mysql2',
+    ...(logger
+      ? {
+          log: {
+            warn: (/** @type {unknown} */ m) => logger.warn({ component: 'knex' }, String(m)),
+            error: (/** @type {unknown} */ m) => logger.error({ component: 'knex' }, String(m)),
+            deprecate: (/** @type {unknown} */ m) => logger.warn({ component: 'knex' }, String(m)),
+            debug: (/** @type {unknown} */ m) => logger.debug({ component: 'knex' }, String(m))
+          }
+        }
+      : {}),
     connection: {
       // A server on this machine is cheaper to reach over its Unix socket
       // than over loopback TCP (each round trip is two socket writes).

@@ -94,6 +94,8 @@ async function runConsumer (opts) {
   const readsFirst = Boolean(opts.readsFirst)
   const stage = opts.stage || groupId
   const log = logger.child({ consumer: groupId })
+  // Set once stop() begins: nothing new starts, and a crash is not restarted.
+  let stopping = false
   const consumer = kafka.consumer({
     groupId,
     allowAutoTopicCreation: false,
@@ -101,7 +103,11 @@ async function runConsumer (opts) {
     maxBytesPerPartition: settings.maxBytesPerPartition,
     sessionTimeout: settings.sessionTimeoutMs,
     heartbeatInterval: Math.max(500, Math.floor(settings.sessionTimeoutMs / 10)),
-    retry: { initialRetryTime: 200, retries: 10 }
+    // kafkajs asks before restarting a crashed consumer. Once stopping, no: a
+    // crash while start-up was still retrying would otherwise schedule a
+    // restart after stop() had disconnected, and the consumer would rejoin
+    // its group, or retry against a broker that is gone, for ever.
+    retry: { initialRetryTime: 200, retries: 10, restartOnFailure: async () => !stopping }
   })
   // After a crash we may re-emit a stored range that extends past the records
   // of the current fetch; remember it so the rest of that range is skipped.
@@ -398,12 +404,12 @@ async function runConsumer (opts) {
   // A rebalance may hand our partitions to another member, which starts from
   // the committed offsets: commit what is finished before the group settles.
   consumer.on(consumer.events.REBALANCING, () => { commits.flush() })
-  let stopping = false
   /** @type {Promise<void> | undefined} */
   let stopped
   const batches = createInFlight()
 
-  await consumer.run({
+  /** @type {import('kafkajs').ConsumerRunConfig} */
+  const runConfig = {
     // Offsets are resolved only after a chunk's effects are committed and its
     // messages acknowledged, and committed by `commits` (not kafkajs's
     // autoCommit, which would commit after every batch).
@@ -430,7 +436,29 @@ async function runConsumer (opts) {
       const linger = pacer.lingerMs()
       if (linger > 0 && isRunning() && !stopping) await sleep(linger)
     }
+  }
+
+  // kafkajs restarts a crashed consumer only after an error it counts as
+  // retriable. A broker that stays away longer than its retries can end in a
+  // crash it does not restart, and the stage would then consume nothing more
+  // for as long as the process lives. Such a crash is restarted here, with
+  // backoff, until the consumer has joined its group again (a crash while
+  // starting is reported the same way, so each one schedules the next try).
+  let crashes = 0
+  consumer.on(consumer.events.CRASH, ({ payload }) => {
+    if (stopping) return
+    crashes++
+    log.error({ err: payload.error, restartedByKafkajs: payload.restart, crashes }, 'consumer crashed')
+    if (payload.restart) return
+    setTimeout(() => {
+      if (stopping) return
+      log.warn({ crashes }, 'restarting the consumer')
+      consumer.run(runConfig).catch((err) => log.error({ err }, 'restarting the consumer failed'))
+    }, backoff(crashes + 1, settings.backoffMs)).unref()
   })
+  consumer.on(consumer.events.GROUP_JOIN, () => { crashes = 0 })
+
+  await consumer.run(runConfig)
 
   /**
    * @param {{ topic: string, partition: number }} batch
