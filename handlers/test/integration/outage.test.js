@@ -7,6 +7,9 @@
 // Afterwards every transfer is committed, every payer has heard so, every
 // position is exactly what the committed transfers imply, and no position
 // moved twice for one transfer.
+//
+// The servers stopped are the local stack's (scripts/stack), which the test
+// run starts; anything else using that stack meanwhile sees the outage too.
 
 const stack = require('../../../scripts/stack/index')
 const { startSwitchyard, prepareBody } = require('../../../test/support/switchyard')
