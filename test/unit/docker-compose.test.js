@@ -104,6 +104,8 @@ describe('docker-compose.yml', () => {
     expect([api.API_HOST, api.ADMIN_HOST]).toEqual(['0.0.0.0', '0.0.0.0'])
     expect(ports).toContain(`${api.API_PORT}:${api.API_PORT}`)
     expect(ports).toContain(`127.0.0.1:${api.ADMIN_PORT}:${api.ADMIN_PORT}`)
+    // On the network, so it asks for a token (compose fills in the default unless ADMIN_TOKEN is set).
+    expect(api.ADMIN_TOKEN).toMatch(/^\$\{ADMIN_TOKEN:-.+\}$/)
   })
 
   test('matches the compose specification', () => {
