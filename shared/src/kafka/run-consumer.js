@@ -24,6 +24,7 @@ const { withFoldedTransaction, readOnce } = require('../db/folded-transaction')
 const { createWriteBatch } = require('../db/write-batch')
 const { startStageSpans } = require('../tracing/stage-spans')
 const { sleep, backoff, describeClusterId } = require('./runner-settings')
+const { restartCrashedConsumer } = require('./crash-restart')
 const { createPacer } = require('./pacer')
 const { createOffsetCommits } = require('./offset-commits')
 const { createInFlight } = require('./in-flight')
@@ -438,26 +439,8 @@ async function runConsumer (opts) {
     }
   }
 
-  // kafkajs restarts a crashed consumer only after an error it counts as
-  // retriable. A broker that stays away longer than its retries can end in a
-  // crash it does not restart, and the stage would then consume nothing more
-  // for as long as the process lives. Such a crash is restarted here, with
-  // backoff, until the consumer has joined its group again (a crash while
-  // starting is reported the same way, so each one schedules the next try).
-  let crashes = 0
-  consumer.on(consumer.events.CRASH, ({ payload }) => {
-    if (stopping) return
-    crashes++
-    log.error({ err: payload.error, restartedByKafkajs: payload.restart, crashes }, 'consumer crashed')
-    if (payload.restart) return
-    setTimeout(() => {
-      if (stopping) return
-      log.warn({ crashes }, 'restarting the consumer')
-      consumer.run(runConfig).catch((err) => log.error({ err }, 'restarting the consumer failed'))
-    }, backoff(crashes + 1, settings.backoffMs)).unref()
-  })
-  consumer.on(consumer.events.GROUP_JOIN, () => { crashes = 0 })
-
+  // A crash kafkajs does not restart is restarted here (crash-restart.js).
+  restartCrashedConsumer({ consumer, runConfig, isStopping: () => stopping, backoffMs: settings.backoffMs, logger: log })
   await consumer.run(runConfig)
 
   /**
