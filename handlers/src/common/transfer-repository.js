@@ -55,7 +55,10 @@ async function findTransfers (trx, ids, opts) {
 
 /**
  * Applies column changes to many transfers in one UPDATE (CASE per column),
- * added to the transaction's write batch.
+ * added to the transaction's write batch. Each transfer is a key of the
+ * statement: chunks of different stages that change the same transfer (a
+ * fulfil and its expiry, a resend and the commit it waits for) never commit in
+ * one shared transaction, where their row locks could not keep them apart.
  * @param {ReturnType<typeof import('@switchyard/shared/db').createWriteBatch>} writes
  * @param {Map<string, Record<string, any>>} changes transferId → { column: value }
  */
@@ -76,7 +79,7 @@ function updateTransfers (writes, changes) {
   }
   writes.add(
     `UPDATE transfer SET ${sets.join(', ')}, updated_at = CURRENT_TIMESTAMP(3) WHERE transfer_id IN (${ids.map(() => '?').join(',')})`,
-    [...bindings, ...ids])
+    [...bindings, ...ids], undefined, ids.map((id) => `transfer:${id}`))
 }
 
 /**

@@ -15,10 +15,17 @@
 // connection, and its writes wait in its own write batch. The chunks' first
 // reads (each begins with them) go together, with BEGIN, in one round trip;
 // when every chunk's work is done, all their writes and one COMMIT go in one
-// more. However many chunks share it, a transaction costs two round trips. A chunk never
-// needs another chunk's writes: the chunks of one moment belong to different
-// transfers (a transfer's next stage starts only after this commit) or to
-// different partitions, and so to different accounts (DESIGN rule 3).
+// more. However many chunks share it, a transaction costs two round trips. A chunk
+// almost never needs another chunk's writes: the chunks of one moment mostly
+// belong to different transfers (a transfer's next stage starts only after
+// this commit) or to different partitions, and so to different accounts
+// (DESIGN rule 3). Almost: a transfer's fulfil and its expiry, or a resend and
+// the step it waits for, come from different stages and can meet in one
+// shared transaction. Their `SELECT … FOR UPDATE` on the one connection does
+// not keep them apart, so both would plan from the same row. Statements name
+// the rows they write (write-batch.js keys); a shared transaction in which
+// two chunks write the same one is rolled back and each chunk runs alone,
+// where the row lock orders them.
 //
 // If any chunk's work fails, or the shared writes do, everything is rolled
 // back; a chunk whose own work threw gets its error, and every other chunk
@@ -80,13 +87,15 @@ const OWN_TIME_WEIGHT = 0.2
 
 /**
  * @param {import('knex').Knex} db
- * @param {{ maxOpen: number, lingerMs?: number, lingerShare?: number, busyRecords?: number, onGroup?: (info: GroupInfo) => void }} opts
+ * @param {{ maxOpen: number, lingerMs?: number, lingerShare?: number, busyRecords?: number, onGroup?: (info: GroupInfo) => void,
+ *   onConflict?: () => void }} opts
  *   maxOpen: shared transactions open at once; lingerMs: how long after a busy one the next
  *   may take chunks for (0: none after the first); lingerShare: when above 0, the window is
  *   this share of the recent busy ones' own time, at most lingerMs; busyRecords: the records
- *   that make one busy; onGroup: told about each one (metrics, tests)
+ *   that make one busy; onGroup: told about each one (metrics, tests); onConflict: told when one
+ *   is rolled back because two of its chunks write the same row
  */
-function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0, busyRecords = Infinity, onGroup }) {
+function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0, busyRecords = Infinity, onGroup, onConflict }) {
   if (!(maxOpen >= 1)) throw new Error('createSharedTransactions: maxOpen must be at least 1')
   if (!(lingerShare >= 0)) throw new Error('createSharedTransactions: lingerShare must be 0 or more')
   /** @type {Member[]} */
@@ -252,7 +261,10 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
     /** @type {number | undefined} */
     let own
     try {
-      if (settled.every((s) => s.status === 'fulfilled')) {
+      if (settled.every((s) => s.status === 'fulfilled') && writeTheSameRow(entries)) {
+        if (onConflict) onConflict()
+        settled = [] // each runs alone, where the row locks order them
+      } else if (settled.every((s) => s.status === 'fulfilled')) {
         const all = createWriteBatch()
         for (const e of entries) all.take(/** @type {NonNullable<Entry['tx']>} */ (e.tx).writes)
         all.add('COMMIT')
@@ -280,6 +292,20 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
       settle(m, s && s.status === 'rejected' && !(s.reason instanceof SharedReadError) ? s : await alone(m))
     }))
     return carried
+  }
+
+  /**
+   * Whether two chunks write the same row (a key both their writes name).
+   * @param {{ tx?: { writes: ReturnType<typeof createWriteBatch> } }[]} entries
+   */
+  function writeTheSameRow (entries) {
+    const seen = new Set()
+    for (const e of entries) {
+      const keys = e.tx ? e.tx.writes.keys() : new Set()
+      for (const k of keys) if (seen.has(k)) return true
+      for (const k of keys) seen.add(k)
+    }
+    return false
   }
 
   return {

@@ -8,7 +8,9 @@
 // (placeholders escaped by the driver), never spliced into the SQL.
 
 /**
- * @typedef {{ sql: string, bindings: readonly any[], onResult?: (result: any) => void }} Statement
+ * @typedef {{ sql: string, bindings: readonly any[], onResult?: (result: any) => void, keys?: readonly string[] }} Statement
+ *   keys: the rows the statement writes that another chunk might write too (e.g. `transfer:<id>`):
+ *   a shared transaction never commits two chunks that write the same one (shared-transactions.js)
  */
 
 function createWriteBatch () {
@@ -19,13 +21,18 @@ function createWriteBatch () {
      * @param {string | import('knex').Knex.QueryBuilder | import('knex').Knex.Raw} query raw SQL or a knex builder
      * @param {readonly any[]} [bindings] for raw SQL
      * @param {(result: any) => void} [onResult] told the statement's result (e.g. affectedRows) after the flush
+     * @param {readonly string[]} [keys] the rows it writes that other chunks might write too
      */
-    add (query, bindings = [], onResult) {
-      if (typeof query === 'string') statements.push({ sql: query, bindings, onResult })
+    add (query, bindings = [], onResult, keys) {
+      if (typeof query === 'string') statements.push({ sql: query, bindings, onResult, keys })
       else {
         const native = query.toSQL().toNative()
-        statements.push({ sql: native.sql, bindings: native.bindings, onResult })
+        statements.push({ sql: native.sql, bindings: native.bindings, onResult, keys })
       }
+    },
+    /** The keys of the rows the statements not yet sent write. @returns {Set<string>} */
+    keys () {
+      return new Set(statements.flatMap((s) => s.keys || []))
     },
     /**
      * Moves another batch's statements to the end of this one (a shared

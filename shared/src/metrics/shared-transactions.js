@@ -29,7 +29,7 @@ function createSharedTransactionMetrics (registry) {
   })
   const rolledBack = new Counter({
     name: 'switchyard_shared_transaction_rollbacks_total',
-    help: 'Shared transactions rolled back (their chunks then ran again, each alone).',
+    help: 'Shared transactions rolled back (a chunk failed, or two of its chunks wrote the same row; their chunks then ran again, each alone).',
     registers
   })
   const lingerWindow = new Gauge({

@@ -183,6 +183,36 @@ test('a chunk whose work throws gets its error; the others are rolled back and c
   expect(await rowsOf(name)).toEqual(['a', 'c'])
 })
 
+/**
+ * A chunk's work that adds one to a counter row it reads locked (as a handler
+ * changes a transfer it read `FOR UPDATE`), naming the row it writes unless `unnamed`.
+ * @param {string} name @param {{ unnamed?: boolean }} [opts]
+ */
+const incrementWork = (name, { unnamed = false } = {}) => async ({ writes, begin }) => {
+  const [[row]] = await begin([{ sql: `SELECT note FROM ${name} WHERE id = 'counter' FOR UPDATE`, bindings: [] }])
+  const next = Number(row.note) + 1
+  writes.add(`UPDATE ${name} SET note = ? WHERE id = 'counter'`, [String(next)], undefined, unnamed ? undefined : [`${name}:counter`])
+  return next
+}
+
+test('two chunks that write the same row never commit together: each runs alone, where the row lock orders them', async () => {
+  const name = await table()
+  await db(name).insert({ id: 'counter', note: '0' })
+  let conflicts = 0
+  const { shared, groups } = recording({ onConflict: () => { conflicts++ } })
+  const results = await Promise.all([shared.run(incrementWork(name)), shared.run(incrementWork(name))])
+  expect(results.sort()).toEqual([1, 2])
+  expect((await db(name).where({ id: 'counter' }).first()).note).toBe('2')
+  expect(groups).toEqual([{ members: 2, records: 2, rolledBack: true }])
+  expect(conflicts).toBe(1)
+  // What the keys prevent: on one connection the lock does not hold the second
+  // chunk back, both read 0, and one increment is lost.
+  const lost = recording()
+  await Promise.all([lost.shared.run(incrementWork(name, { unnamed: true })), lost.shared.run(incrementWork(name, { unnamed: true }))])
+  expect((await db(name).where({ id: 'counter' }).first()).note).toBe('3')
+  expect(lost.groups).toEqual([{ members: 2, records: 2, rolledBack: false }])
+})
+
 test('when the shared writes fail, each chunk runs alone, and only the one whose write fails gets the error', async () => {
   const name = await table()
   await db(name).insert({ id: 'taken', note: 'before' })
