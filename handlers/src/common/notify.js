@@ -41,14 +41,15 @@ function notification (config, { trace, ...n }) {
 
 /**
  * The payer's POST /transfers, forwarded to the payee with the payer's
- * original headers (signature included) and body. FSPIOP-Destination is
- * optional for the payer but always set on a callback: the payee's, when the
- * payer left it out (when present, the prepare handler checked it is).
+ * original headers (signature, Date and Accept included) and body.
+ * FSPIOP-Destination is optional for the payer but always set on a callback:
+ * the payee's, when the payer left it out (when present, the prepare handler
+ * checked it is).
  * @param {import('@switchyard/shared/config').Config} config
  * @param {{ transferId: string, payee: string, prepare: { headers: Record<string, string>, payload: any }, trace?: Record<string, string> }} p
  */
 function forwardPrepare (config, { transferId, payee, prepare, trace }) {
-  const { accept: _accept, ...sent } = prepare.headers
+  const sent = prepare.headers
   const headers = sent['fspiop-destination'] ? sent : { ...sent, 'fspiop-destination': payee }
   return notification(config, {
     to: payee, transferId, endpointType: ENDPOINT.POST, method: 'POST', path: '/transfers', headers, body: prepare.payload, trace
@@ -59,7 +60,10 @@ function forwardPrepare (config, { transferId, payee, prepare, trace }) {
 const SIGNATURE_HEADERS = ['fspiop-signature', 'fspiop-encryption']
 
 /**
- * The sender's signature headers, for a callback that passes its body on unchanged.
+ * The sender's signature headers, for a callback that passes its body on
+ * unchanged. A signature carries the sender's Date in its protected header,
+ * and a validator compares it with the request's: a signed body goes on with
+ * the sender's Date, as a Mojaloop hub sends it.
  * @param {Record<string, string> | undefined} headers
  * @returns {Record<string, string>}
  */
@@ -67,6 +71,7 @@ function signatureHeaders (headers) {
   /** @type {Record<string, string>} */
   const out = {}
   for (const name of SIGNATURE_HEADERS) if (headers && typeof headers[name] === 'string') out[name] = headers[name]
+  if (out['fspiop-signature'] && headers && typeof headers.date === 'string') out.date = headers.date
   return out
 }
 

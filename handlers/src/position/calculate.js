@@ -82,9 +82,10 @@ function applyPositionCommands ({ config, commands, transfers, accounts, nowMs }
     const account = accounts.get(t.payer_account_id)
     const amount = parseAmount(t.amount)
     const after = account.value + amount
+    // Liquidity first, then the cap: a payer over both hears 4001, as from a Mojaloop hub.
     let error
-    if (after > (account.netDebitCap ?? 0n)) error = errorInfo('4200', `position would exceed the net debit cap of ${t.payer_fsp} in ${t.currency}`)
-    else if (after > (account.liquidity ?? 0n)) error = errorInfo('4001', `${t.payer_fsp} has insufficient ${t.currency} liquidity`)
+    if (after > (account.liquidity ?? 0n)) error = errorInfo('4001', `${t.payer_fsp} has insufficient ${t.currency} liquidity`)
+    else if (after > (account.netDebitCap ?? 0n)) error = errorInfo('4200', `position would exceed the net debit cap of ${t.payer_fsp} in ${t.currency}`)
     if (error) {
       setState(t, S.ABORTED_REJECTED, { error_code: error.errorCode, error_description: error.errorDescription })
       return finish(t, notify.transferError(config, { to: t.payer_fsp, from: hub, transferId: t.transfer_id, errorInformation: error, trace: c.trace }), null)

@@ -34,11 +34,10 @@ describe('reserve', () => {
     expect(out.outgoing[0].value).toMatchObject({ endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_POST', body: c.prepare.payload })
   })
 
-  test('the payee gets the payer\'s headers as sent, with FSPIOP-Destination set when the payer left it out', () => {
+  test('the payee gets the payer\'s headers as sent (Accept, Date, signature), with FSPIOP-Destination set when the payer left it out', () => {
     const sent = { ...headers(PAYER), 'fspiop-signature': 'sig', accept: 'application/vnd.interoperability.transfers+json;version=1' }
     const c = positionCommand('reserve', TRANSFER_ID, { prepare: { headers: sent, payload: positionCommand('reserve').prepare.payload } })
-    const { accept: _accept, ...forwarded } = sent
-    expect(apply([c], rows(transferRow()), payerAccount()).outgoing[0].value.headers).toEqual({ ...forwarded, 'fspiop-destination': PAYEE })
+    expect(apply([c], rows(transferRow()), payerAccount()).outgoing[0].value.headers).toEqual({ ...sent, 'fspiop-destination': PAYEE })
     const named = positionCommand('reserve')
     expect(apply([named], rows(transferRow()), payerAccount()).outgoing[0].value.headers['fspiop-destination']).toBe(named.prepare.headers['fspiop-destination'])
   })
@@ -48,7 +47,7 @@ describe('reserve', () => {
     ['one unit over the cap', 5n * U, 15n * U - 1n, 100n * U, '4200'],
     ['exactly at the liquidity', 5n * U, 100n * U, 15n * U, null],
     ['one unit over the liquidity', 5n * U, 100n * U, 15n * U - 1n, '4001'],
-    ['over both: the cap is checked first', 5n * U, 1n * U, 1n * U, '4200'],
+    ['over both: liquidity is checked first, as a Mojaloop hub does', 5n * U, 1n * U, 1n * U, '4001'],
     ['a negative position (prefunded) leaves room', -20n * U, 0n, 0n, null]
   ])('%s (position %s, cap %s, liquidity %s) → %s', (_name, value, cap, liquidity, code) => {
     const transfers = rows(transferRow())
@@ -123,7 +122,8 @@ describe('commit', () => {
     const payload = fulfilPayload({ completedTimestamp: '2025-03-01T13:00:10.000+01:00', extensionList: { extension: [{ key: 'payeeRef', value: 'r-1' }] } })
     const signed = { ...headers(PAYEE, PAYER), 'fspiop-signature': '{"signature":"s","protectedHeader":"p"}' }
     const out = apply([positionCommand('commit', TRANSFER_ID, { fulfil: { headers: signed, payload } })], transfers, bothAccounts())
-    expect(out.outgoing[0].value).toMatchObject({ to: PAYER, method: 'PUT', body: payload, headers: { 'fspiop-source': PAYEE, 'fspiop-signature': signed['fspiop-signature'] } })
+    // With the payee's Date, which its signature's protected header carries.
+    expect(out.outgoing[0].value).toMatchObject({ to: PAYER, method: 'PUT', body: payload, headers: { 'fspiop-source': PAYEE, 'fspiop-signature': signed['fspiop-signature'], date: signed.date } })
     // The payee hears the hub's own confirmation, unsigned.
     expect(out.outgoing[1].value.headers).not.toHaveProperty('fspiop-signature')
   })
@@ -220,7 +220,7 @@ describe('late and duplicate commands change nothing', () => {
 describe('pending resends are answered at the final state and reset', () => {
   test.each([
     ['commit', { state: S.RECEIVED_FULFIL, fulfilment: FULFILMENT }, {}, path, undefined],
-    ['reserve', { state: S.RECEIVED_PREPARE }, {}, errorPath, '4200'],
+    ['reserve', { state: S.RECEIVED_PREPARE }, {}, errorPath, '4001'],
     ['abort', { state: S.RESERVED }, { reason: 'expired' }, errorPath, '3303']
   ])('%s reaching a final state', (action, stored, extra, copyPath, code) => {
     const transfers = rows(transferRow({ ...stored, pending_payer_resends: 2, pending_payee_resends: 1 }))
