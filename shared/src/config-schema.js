@@ -47,7 +47,7 @@ const schema = {
   KAFKA_RETRY_BACKOFF_MS: { group: 'kafka', type: 'integer', min: 1, default: 200, description: 'Delay before the second retry of a failed batch (the first comes within 5 ms); doubles per attempt, with jitter, capped at 10 s.' },
 
   CALLBACK_TIMEOUT_MS: { group: 'callbacks', type: 'integer', min: 100, default: 5000, description: 'Time a participant has to answer one callback request.' },
-  CALLBACK_MAX_ATTEMPTS: { group: 'callbacks', type: 'integer', min: 1, default: 8, description: 'Delivery attempts per callback before it is recorded as failed and dead-lettered.' },
+  CALLBACK_MAX_ATTEMPTS: { group: 'callbacks', type: 'integer', min: 1, default: 15, description: 'Delivery attempts per callback before it is recorded as failed and dead-lettered. With the default backoff, 15 attempts span about 2 minutes on average (at most 4), so a participant that is down for a restart still gets its callbacks.' },
   CALLBACK_BACKOFF_MS: { group: 'callbacks', type: 'integer', min: 1, default: 250, description: 'First retry delay; doubles per attempt with full jitter.' },
   CALLBACK_MAX_BACKOFF_MS: { group: 'callbacks', type: 'integer', min: 1, default: 30000, description: 'Longest delay between two attempts.' },
   CALLBACK_RETENTION_HOURS: { group: 'callbacks', type: 'integer', min: 0, default: 168, description: 'Delivered callbacks (and failed ones, which are dead-lettered) are deleted with their attempts once they are this many hours old, by a sweep in the notification handler once a minute. Pending callbacks are never deleted. 0 keeps them all.' },
