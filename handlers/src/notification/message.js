@@ -28,10 +28,13 @@ const MAX = { to: 128, transferId: 36, endpointType: 64, path: 256, headers: 655
 
 /**
  * The callback asked for by a notification record: derived from the record,
- * so a redelivered record maps to the same row.
- * @param {{ topic: string, partition: number, offset: bigint | string }} record
+ * so a redelivered record maps to the same row. The cluster's id is part of
+ * it: offsets start again at 0 on a new cluster (a rebuilt broker), and a
+ * record there must not be taken for one whose callback row is still kept
+ * (CALLBACK_RETENTION_HOURS), which would skip its delivery.
+ * @param {{ topic: string, partition: number, offset: bigint | string, cluster?: string }} record
  */
-const callbackIdOf = (record) => `${record.topic}:${record.partition}:${record.offset}`
+const callbackIdOf = (record) => `${record.topic}:${record.partition}:${record.offset}${record.cluster ? `@${record.cluster}` : ''}`
 
 /** @param {unknown} v @param {number} max */
 const isText = (v, max) => typeof v === 'string' && v.length > 0 && v.length <= max

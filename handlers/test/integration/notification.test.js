@@ -112,7 +112,7 @@ test('delivers callbacks to several participants: URL from the endpoint, FSPIOP 
   const rows = await waitUntil(statusIs('DELIVERED', ids), { what: 'rows DELIVERED' })
   for (const row of rows) {
     expect(row).toMatchObject({ attempts: 1, last_error: null })
-    expect(row.callback_id).toMatch(new RegExp(`^${topic.replace(/\./g, '\\.')}:\\d+:\\d+$`))
+    expect(row.callback_id).toMatch(new RegExp(`^${topic.replace(/\./g, '\\.')}:\\d+:\\d+@[A-Za-z0-9_-]+$`))
     expect(row.delivered_at).toBeInstanceOf(Date)
     const [attempt, ...more] = await attemptsOf(row.callback_id)
     expect(more).toEqual([])

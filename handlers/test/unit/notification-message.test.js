@@ -13,6 +13,15 @@ const valid = {
   body: { transferState: 'COMMITTED' }
 }
 
+test('the id names the record for good: with the Kafka cluster\'s id, whose offsets start again at 0 on a new cluster', () => {
+  const { callbackIdOf } = require('../../src/notification/message')
+  const here = callbackIdOf({ ...record(valid), cluster: 'Xk2c9' })
+  expect(here).toBe('p.notification:2:41@Xk2c9')
+  // The same topic, partition and offset on a rebuilt cluster is another record, so another callback.
+  expect(callbackIdOf({ ...record(valid), cluster: 'Qw7r1' })).not.toBe(here)
+  expect(toJob({ ...record(valid), cluster: 'Xk2c9' }).job.callbackId).toBe(here)
+})
+
 test('a notification becomes a job whose id is derived from the record', () => {
   expect(toJob(record(valid)).job).toEqual({
     callbackId: 'p.notification:2:41',

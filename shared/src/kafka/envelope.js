@@ -11,7 +11,9 @@ const TRACE_HEADERS = ['traceparent', 'tracestate']
  * @typedef {{ topic: string, key: string, value: any, headers?: Record<string, string> }} OutgoingMessage
  * @typedef {{ topic: string, key: string, value: string, headers: Record<string, string> }} WireMessage
  * @typedef {{ topic: string, partition: number, offset: bigint, key: string | null, value: any,
- *   headers: Record<string, string>, timestamp: number, raw: string | null, parseError?: Error }} IncomingMessage
+ *   headers: Record<string, string>, timestamp: number, raw: string | null, parseError?: Error, cluster?: string }} IncomingMessage
+ *   cluster: the Kafka cluster's id, which with topic, partition and offset names the record for good
+ *   (offsets start again at 0 on a new cluster)
  */
 
 /**
@@ -35,15 +37,17 @@ function toWire ({ topic, key, value, headers = {} }) {
  * @param {string} topic
  * @param {number} partition
  * @param {{ key: Buffer | null, value: Buffer | null, headers?: Record<string, any>, offset: string, timestamp: string }} message
+ * @param {string} [cluster] the cluster's id
  * @returns {IncomingMessage}
  */
-function fromKafka (topic, partition, message) {
+function fromKafka (topic, partition, message, cluster) {
   /** @type {Record<string, string>} */
   const headers = {}
   for (const [k, v] of Object.entries(message.headers || {})) {
     if (v !== undefined && v !== null) headers[k] = Array.isArray(v) ? String(v[v.length - 1]) : v.toString()
   }
   const raw = message.value === null ? null : message.value.toString('utf8')
+  /** @type {IncomingMessage} */
   const incoming = {
     topic,
     partition,
@@ -52,7 +56,8 @@ function fromKafka (topic, partition, message) {
     value: undefined,
     headers,
     timestamp: Number(message.timestamp),
-    raw
+    raw,
+    ...(cluster ? { cluster } : {})
   }
   try {
     incoming.value = raw === null ? null : JSON.parse(raw)

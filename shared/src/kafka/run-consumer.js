@@ -453,7 +453,7 @@ async function runConsumer (opts) {
     const partKey = `${batch.topic}:${batch.partition}`
     const skipThrough = replayedThrough.get(partKey) ?? -1n
     // Records already re-emitted from a stored range are not even parsed.
-    const records = messages.filter((m) => BigInt(m.offset) > skipThrough).map((m) => fromKafka(batch.topic, batch.partition, m))
+    const records = messages.filter((m) => BigInt(m.offset) > skipThrough).map((m) => fromKafka(batch.topic, batch.partition, m, clusterId))
     const lastFetched = BigInt(messages[messages.length - 1].offset)
     let commitThrough = lastFetched
     const spans = startStageSpans({ stage, topic: batch.topic, partition: batch.partition, pickedUpAt, records })
