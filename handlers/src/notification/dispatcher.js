@@ -74,6 +74,28 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     }
   }
 
+  /**
+   * Callbacks whose lease this instance lost: its renewals failed for longer
+   * than the lease (a database stall, a long pause) and another replica took
+   * them over. They are dropped here, so that two replicas do not both go on
+   * delivering one callback, and this one does not dead-letter what the other
+   * delivers. An attempt in flight finishes; nothing follows it.
+   * @param {string[]} ids
+   */
+  function forget (ids) {
+    for (const id of ids) {
+      const job = held.get(id)
+      if (!job || unwritten.has(id)) continue
+      held.delete(id)
+      job.lost = true
+      const timer = timers.get(id)
+      if (timer) clearTimeout(timer)
+      timers.delete(id)
+      const lane = lanes.get(job.participant)
+      if (lane) lane.ready = lane.ready.filter((j) => j !== job)
+    }
+  }
+
   /** @param {Job} job @param {number} ms */
   function waitFor (job, ms) {
     // Stopping: the row stays PENDING in the database and is released for others.
@@ -214,6 +236,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
 
   /** One delivery attempt, holding one of the participant's slots. @param {Job} job */
   async function attempt (job) {
+    if (job.lost) return
     if (job.exhausted) return giveUp(job)
     let endpoint
     try {
@@ -232,7 +255,8 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     let failure
     try {
       if (!endpoint.registered) throw new EndpointError(`participant ${job.participant} is not registered`)
-      if (!endpoint.value) throw new EndpointError(`participant ${job.participant} has no ${job.endpointType} endpoint registered`)
+      // Retried like an endpoint that is down: an operator may register it in the meantime.
+      if (!endpoint.value) throw new Error(`participant ${job.participant} has no ${job.endpointType} endpoint registered`)
       url = callbackUrl(endpoint.value, job)
       const target = url
       ;({ statusCode } = await traceCallback(job, target, (headers) => http.send({ url: target, method: job.method, headers: callbackHeaders(headers, job), body: job.body })))
@@ -244,8 +268,11 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     }
     job.attempts = n
     const durationMs = performance.now() - t0
+    // Taken over meanwhile: the other replica records and retries it.
+    if (job.lost) return
     learn(job.participant, error ? Infinity : durationMs)
-    note(job, 'attempt', { callbackId: job.callbackId, attempt: n, url, statusCode, error, durationMs: Math.round(durationMs), at })
+    // callback_attempt.url holds 1,024 characters: a longer URL (a registered value percent-encoded) is cut, never left unwritable.
+    note(job, 'attempt', { callbackId: job.callbackId, attempt: n, url: url === null ? null : url.slice(0, 1024), statusCode, error, durationMs: Math.round(durationMs), at })
     callbacks.attempt(callbackOutcome(statusCode, failure), durationMs / 1000)
     if (!error) {
       held.delete(job.callbackId)
@@ -304,6 +331,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     deliverFirst,
     written,
     stop,
+    forget,
     heldIds: () => [...held.keys()],
     size: () => held.size
   }

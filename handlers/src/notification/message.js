@@ -22,7 +22,7 @@ const MAX = { to: 128, transferId: 36, endpointType: 64, path: 256, headers: 655
  * (`noted` of them went into the row); `running` is its attempt in flight.
  * @typedef {{ callbackId: string, participant: string, transferId: string | null, endpointType: string,
  *   method: string, path: string, headers: Record<string, string>, body: string | null, attempts: number,
- *   dueInMs: number, lastError?: string | null, exhausted?: boolean,
+ *   dueInMs: number, lastError?: string | null, exhausted?: boolean, lost?: boolean,
  *   notes?: import('./dispatcher').Note[], noted?: number, running?: Promise<void> }} Job
  */
 

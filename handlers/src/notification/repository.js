@@ -148,15 +148,26 @@ function createRepository (db, { instanceId, leaseMs }) {
    * Extends the lease of callbacks this instance still holds (waiting for a
    * slot, in flight, or between retries).
    * @param {string[]} ids
+   * @returns {Promise<string[]>} those whose rows another instance holds now, or that are
+   *   finished: this one lost them (a callback whose row is not written yet is not among them)
    */
   async function renewLeases (ids) {
+    /** @type {string[]} */
+    const lost = []
     for (let i = 0; i < ids.length; i += RENEW_CHUNK) {
       const chunk = ids.slice(i, i + RENEW_CHUNK)
-      await db.raw(
+      const [result] = await db.raw(
         `UPDATE callback SET claim_until = NOW(3) + INTERVAL ? MICROSECOND
           WHERE callback_id IN (${tuples(chunk.length, '?')}) AND claimed_by = ? AND status = 'PENDING'`,
         [leaseMicros, ...chunk, instanceId])
+      if (result.affectedRows >= chunk.length) continue
+      const [rows] = await db.raw(
+        `SELECT callback_id FROM callback
+          WHERE callback_id IN (${tuples(chunk.length, '?')}) AND (claimed_by IS NULL OR claimed_by <> ? OR status <> 'PENDING')`,
+        [...chunk, instanceId])
+      lost.push(...rows.map((/** @type {{ callback_id: string }} */ r) => r.callback_id))
     }
+    return lost
   }
 
   /**

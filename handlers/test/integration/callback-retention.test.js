@@ -99,3 +99,18 @@ test('a sweep goes in batches until one is not full, oldest first; 0 hours keeps
   await db('callback_attempt').where({ callback_id: `${run}:keep` }).del()
   await db('callback').where({ callback_id: `${run}:keep` }).del()
 })
+
+test('renewing leases tells which callbacks another instance holds now, or that are finished: this one lost them', async () => {
+  const mine = await addCallback('lease-mine', { status: 'PENDING', hoursAgo: 0 })
+  const taken = await addCallback('lease-taken', { status: 'PENDING', hoursAgo: 0 })
+  const done = await addCallback('lease-done', { status: 'DELIVERED', hoursAgo: 0 })
+  const me = `${run}-me`
+  await db('callback').whereIn('callback_id', [mine, done]).update({ claimed_by: me })
+  const repository = createRepository(db, { instanceId: me, leaseMs: 60000 })
+  // A callback whose row is not written yet is not lost.
+  const lost = await repository.renewLeases([mine, taken, done, `${run}:not-written-yet`])
+  expect(lost.sort()).toEqual([done, taken].sort())
+  const row = await db('callback').where({ callback_id: mine }).first()
+  expect(row.claim_until.getTime()).toBeGreaterThan(Date.now() + 30000)
+  expect(await repository.renewLeases([mine])).toEqual([])
+})

@@ -218,7 +218,7 @@ test('a participant that never answers does not delay callbacks to another', asy
   await waitUntil(statusIs('FAILED', slowIds), { what: 'slow rows FAILED', timeoutMs: 45000 })
 })
 
-test('no endpoint registered: FAILED at once with a clear error, and dead-lettered', async () => {
+test('no endpoint registered: retried with a clear error, FAILED after the budget and dead-lettered; an unknown participant at once', async () => {
   const noEndpoint = `${run}-noendpoint`
   await addParticipant(db, noEndpoint, { FSPIOP_CALLBACK_URL_TRANSFER_POST: 'http://127.0.0.1:9/transfers' })
   const unknown = `${run}-unknown`
@@ -227,11 +227,11 @@ test('no endpoint registered: FAILED at once with a clear error, and dead-letter
   const ids = msgs.map((m) => m.value.transferId)
   await waitUntil(statusIs('FAILED', ids), { what: 'FAILED' })
   const [first, second] = await Promise.all(ids.map(async (id) => (await rowsOf([id]))[0]))
-  expect(first).toMatchObject({ attempts: 1, last_error: `participant ${noEndpoint} has no FSPIOP_CALLBACK_URL_TRANSFER_PUT endpoint registered` })
+  const missing = `participant ${noEndpoint} has no FSPIOP_CALLBACK_URL_TRANSFER_PUT endpoint registered`
+  expect(first).toMatchObject({ attempts: 3, last_error: missing })
+  expect(await attemptsOf(first.callback_id)).toEqual([1, 2, 3].map((attempt) => expect.objectContaining({ attempt, url: null, status_code: null, error: missing })))
   expect(second).toMatchObject({ attempts: 1, last_error: `participant ${unknown} is not registered` })
-  for (const row of [first, second]) {
-    expect(await attemptsOf(row.callback_id)).toEqual([expect.objectContaining({ attempt: 1, url: null, status_code: null, error: row.last_error })])
-  }
+  expect(await attemptsOf(second.callback_id)).toEqual([expect.objectContaining({ attempt: 1, url: null, status_code: null, error: second.last_error })])
   await waitUntil(() => ids.every(deadLetterFor), { what: 'dead letters' })
 })
 

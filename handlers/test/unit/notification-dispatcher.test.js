@@ -30,13 +30,15 @@ function scriptedHttp () {
   }
 }
 
-function setup () {
+const REGISTERED = { get: async () => ({ registered: true, value: 'http://dfsp.test/transfers/{{transferId}}' }) }
+
+function setup ({ config = CONFIG, endpoints = REGISTERED } = {}) {
   const http = scriptedHttp()
   const written = { attempts: [], updates: [] }
   const dispatcher = createDispatcher({
-    config: /** @type {any} */ (CONFIG),
+    config: /** @type {any} */ (config),
     logger: pino({ level: 'silent' }),
-    endpoints: /** @type {any} */ ({ get: async () => ({ registered: true, value: 'http://dfsp.test/transfers/{{transferId}}' }) }),
+    endpoints: /** @type {any} */ (endpoints),
     http: /** @type {any} */ (http),
     writer: /** @type {any} */ ({ attempt: (r) => written.attempts.push(r), update: (r) => written.updates.push(r) }),
     producer: { send: async () => {} },
@@ -105,5 +107,40 @@ test('a retried transaction gets the same callbacks back, not a second delivery'
   const [again] = await dispatcher.deliverFirst([{ ...j }], LONG_WAIT_MS)
   expect(http.waiting).toHaveLength(1)
   expect(again.state).toMatchObject({ status: 'DELIVERED', attempts: 1 })
+  await dispatcher.stop(0)
+})
+
+test('a participant without the endpoint is tried again like one that is down: an endpoint registered meanwhile gets the callback', async () => {
+  let asked = 0
+  // Registered between the first attempt and the second.
+  const endpoints = { get: async () => ({ registered: true, value: ++asked > 1 ? 'http://dfsp.test/transfers/{{transferId}}' : null }) }
+  const { http, written, dispatcher } = setup({ config: { ...CONFIG, CALLBACK_BACKOFF_MS: 1, CALLBACK_MAX_BACKOFF_MS: 1, CALLBACK_MAX_ATTEMPTS: 3 }, endpoints })
+  const [first] = await dispatcher.deliverFirst([job('late')], LONG_WAIT_MS)
+  const missing = 'participant late has no FSPIOP_CALLBACK_URL_TRANSFER_PUT endpoint registered'
+  // Not given up: pending, to be tried again.
+  expect(first.state).toMatchObject({ status: 'PENDING', attempts: 1, lastError: missing })
+  expect(first.attempts).toEqual([expect.objectContaining({ attempt: 1, url: null, statusCode: null, error: missing })])
+  dispatcher.written([first.job])
+  await until(() => http.waiting.length === 1)
+  http.answer(0, 200)
+  await until(() => written.updates.some((u) => u.status === 'DELIVERED'))
+  expect(written.attempts).toEqual([expect.objectContaining({ attempt: 2, url: `http://dfsp.test${first.job.path}`, statusCode: 200, error: null })])
+  expect(written.updates.at(-1)).toMatchObject({ status: 'DELIVERED', attempts: 2 })
+  await dispatcher.stop(0)
+})
+
+test('a callback whose lease another instance took over is dropped: no attempt after its wait, nothing after the one in flight', async () => {
+  const { http, written, dispatcher } = setup({ config: { ...CONFIG, CALLBACK_MAX_ATTEMPTS: 5 } })
+  const waiting = { ...job('p'), dueInMs: 30 }
+  const inFlight = job('p')
+  dispatcher.enqueue([waiting, inFlight])
+  await until(() => http.waiting.length === 1)
+  dispatcher.forget([waiting.callbackId, inFlight.callbackId])
+  expect(dispatcher.size()).toBe(0)
+  // The attempt in flight fails: no retry follows, and its outcome is not recorded here.
+  http.answer(0, 503)
+  await new Promise((resolve) => setTimeout(resolve, 60))
+  expect(http.waiting).toHaveLength(1)
+  expect(written).toEqual({ attempts: [], updates: [] })
   await dispatcher.stop(0)
 })
