@@ -26,7 +26,11 @@ const ZLIB_CMF = 0x78
  * The statement reading the highest applied offset of the partition and the
  * latest chunk's record when it reaches `fromOffset` or later (its messages
  * may need re-emitting). It opens the transaction, so BEGIN travels with it;
- * the row lock fences a consumer that lost the partition.
+ * the row lock fences a consumer that lost the partition. A consumer that
+ * reads first (run-consumer.js `readsFirst`, the notification handler) sends
+ * it before its transaction, where it locks nothing: there, in the moment of
+ * a rebalance, the overlap is caught by its writes' primary keys (a callback
+ * row twice fails the INSERT), and the batch is retried.
  * @param {{ group: string, topic: string, partition: number, fromOffset: bigint }} where
  */
 function progressQuery ({ group, topic, partition, fromOffset }) {
