@@ -256,7 +256,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     try {
       if (!endpoint.registered) throw new EndpointError(`participant ${job.participant} is not registered`)
       // Retried like an endpoint that is down: an operator may register it in the meantime.
-      if (!endpoint.value) throw new Error(`participant ${job.participant} has no ${job.endpointType} endpoint registered`)
+      if (!endpoint.value) throw new EndpointError(`participant ${job.participant} has no ${job.endpointType} endpoint registered`, { retriable: true })
       url = callbackUrl(endpoint.value, job)
       const target = url
       ;({ statusCode } = await traceCallback(job, target, (headers) => http.send({ url: target, method: job.method, headers: callbackHeaders(headers, job), body: job.body })))
@@ -264,7 +264,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     } catch (err) {
       failure = err
       error = aborting ? 'aborted: the notification handler was shutting down' : describeError(err)
-      if (err instanceof EndpointError) job.exhausted = true
+      if (err instanceof EndpointError && !err.retriable) job.exhausted = true
     }
     job.attempts = n
     const durationMs = performance.now() - t0

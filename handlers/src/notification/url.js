@@ -23,13 +23,17 @@ const HAS_TRANSFER_ID = /\{\{\s*transferId\s*\}\}/
 const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect',
   'content-length', 'proxy-connection', 'te', 'trailer'])
 
-/** An endpoint problem that no retry can fix; the callback fails at once. */
+/**
+ * An endpoint problem: by default one that no retry can fix, and the
+ * callback fails at once; `retriable` for one an operator may fix meanwhile
+ * (an endpoint not registered yet), retried like a participant that is down.
+ */
 class EndpointError extends Error {
-  /** @param {string} message */
-  constructor (message) {
+  /** @param {string} message @param {{ retriable?: boolean }} [opts] */
+  constructor (message, { retriable = false } = {}) {
     super(message)
     this.name = 'EndpointError'
-    this.retriable = false
+    this.retriable = retriable
   }
 }
 
