@@ -35,6 +35,7 @@ const { createInFlight } = require('./in-flight')
  * @typedef {(deps: { trx: import('knex').Knex.Transaction, writes: ReturnType<typeof import('../db/write-batch').createWriteBatch>,
  *   prefetched?: any[][] },
  *   messages: IncomingMessage[]) => Promise<{ outgoing?: OutgoingMessage[], afterCommit?: () => void }>} HandleBatch
+ *   afterCommit: called once the batch's transaction has committed (before its messages are produced)
  * @typedef {object} RunnerOptions
  * @property {import('kafkajs').Kafka} kafka
  * @property {import('knex').Knex} db
@@ -385,6 +386,14 @@ async function runConsumer (opts) {
     // The transaction's SQL spans hang under the first chunk's batch span.
     const results = await processParts(parts, { ...ctx, traceContext: chunks[0].spans.batchContext })
     const dbDone = Date.now()
+    // The effects are committed: what the handlers keep in memory about them
+    // hears so now, not after the produce, which a crash of the consumer
+    // could cut short while the rows stay committed.
+    for (const r of results.flat()) {
+      const after = r.afterCommit
+      r.afterCommit = undefined
+      try { if (after) after() } catch (err) { log.error({ err }, 'afterCommit failed') }
+    }
     const records = parts.reduce((n, p) => n + p.records.length, 0)
     pacer.observe(records, startedAt)
     if (observer.onTransaction) observer.onTransaction({ stage, records, partitions: parts.length })
@@ -475,7 +484,8 @@ async function runConsumer (opts) {
       throw err
     }
     spans.end()
-    // Effects committed, messages acknowledged: hand over.
+    // Effects committed, messages acknowledged: hand over (what a record applied
+    // alone left; a shared group's were told at its commit, in applyGroup).
     for (const r of done.results) {
       try { if (r.afterCommit) r.afterCommit() } catch (err) { log.error({ err }, 'afterCommit failed') }
       for (const u of r.unparsable) {
