@@ -59,7 +59,7 @@ const schema = {
   TIMEOUT_BATCH_SIZE: { group: 'timeout', type: 'integer', min: 1, default: 500, description: 'Most transfers one timeout sweep claims.' },
   TIMEOUT_LEASE_MS: { group: 'timeout', type: 'integer', min: 1000, default: 10000, description: 'After this long an unfinished expiry claim may be taken over by another replica.' },
 
-  BLOOM_CAPACITY: { group: 'dedupe', type: 'integer', min: 1000, default: 1000000, description: 'Transfer ids the duplicate-check bloom filter holds before it grows.' },
+  BLOOM_CAPACITY: { group: 'dedupe', type: 'integer', min: 1000, default: 1000000, description: 'Transfer ids a generation of the duplicate-check bloom filter holds; when one is full a new one starts and the last full one is still consulted (memory: two filters of this size).' },
   BLOOM_ERROR_RATE: { group: 'dedupe', type: 'number', min: 0, default: 0.001, description: 'Target false-positive rate ("maybe seen" for a new id, which costs one DB lookup).' },
   BLOOM_WARM_HOURS: { group: 'dedupe', type: 'integer', min: 0, default: 24, description: 'Hours of recent transfer ids loaded into the filter at start-up.' },
 

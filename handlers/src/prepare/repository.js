@@ -32,15 +32,18 @@ function toParticipants (rows) {
 }
 
 /**
- * Recent ids for the bloom filter at start-up.
+ * Recent ids for the bloom filter at start-up: the newest `limit` of the last
+ * `hours` (transfer_created_at_idx), oldest first, so the filter learns them
+ * in the order they came.
  * @param {import('knex').Knex} db
  * @param {{ hours: number, limit: number }} opts
  */
 async function recentTransferIds (db, { hours, limit }) {
   const rows = await db('transfer').select('transfer_id')
     .where('created_at', '>', db.raw('CURRENT_TIMESTAMP(3) - INTERVAL ? HOUR', [hours]))
+    .orderBy('created_at', 'desc')
     .limit(limit)
-  return rows.map((r) => r.transfer_id)
+  return rows.map((r) => r.transfer_id).reverse()
 }
 
 module.exports = { participantsQuery, toParticipants, recentTransferIds }

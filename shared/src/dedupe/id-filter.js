@@ -5,10 +5,13 @@
 // database lookup. "Maybe seen" falls through to the database, and the primary
 // key remains the authority.
 //
-// A fixed-size filter from bloom-filters: its scalable variant costs ~1 ms
-// per add at this size, the fixed one ~6 µs. When the filter holds its
-// capacity it is replaced by a fresh one (ids older than that are still
-// caught by the primary key).
+// Fixed-size filters from bloom-filters: its scalable variant costs ~1 ms
+// per add at this size, the fixed one ~6 µs. Two generations: ids go into
+// the current one, and when it holds its capacity it becomes the previous one
+// and a fresh one takes over; an id is "maybe seen" if either has it. So the
+// last `capacity` ids at least are always known, never none right after a
+// filter filled up (older ones are still caught by the primary key, at the
+// price of a rolled-back batch run again).
 //
 // The library hashes with a pure-JavaScript 64-bit xxHash that emulates
 // 64-bit integers with objects: in a CPU profile at 1,000 transfers/s it was
@@ -58,6 +61,8 @@ function newFilter (capacity, errorRate) {
  */
 function createIdFilter ({ capacity, errorRate }) {
   let filter = newFilter(capacity, errorRate)
+  /** @type {ReturnType<typeof newFilter> | null} */
+  let previous = null
   let count = 0
   let checks = 0
   let maybes = 0
@@ -65,18 +70,19 @@ function createIdFilter ({ capacity, errorRate }) {
   return {
     /** @param {string} id */
     add (id) {
-      if (count >= capacity) { filter = newFilter(capacity, errorRate); count = 0 }
+      if (count >= capacity) { previous = filter; filter = newFilter(capacity, errorRate); count = 0 }
       filter.add(id)
       count++
     },
     /** @param {string} id */
     mightContain (id) {
       checks++
-      const maybe = filter.has(id)
+      const maybe = filter.has(id) || (previous !== null && previous.has(id))
       if (maybe) maybes++
       return maybe
     },
-    stats: () => ({ size: count, checks, maybes })
+    /** size: ids in the current generation; previous: whether an earlier one is still consulted */
+    stats: () => ({ size: count, previous: previous !== null, checks, maybes })
   }
 }
 

@@ -25,13 +25,19 @@ test('new ids are "definitely new" at about the configured error rate', () => {
   expect(filter.stats()).toMatchObject({ size: 20000, checks: 50000, maybes: falsePositives })
 })
 
-test('a full filter starts again instead of degrading', () => {
+test('a full filter starts a new generation instead of degrading, and still knows the last one', () => {
   const filter = createIdFilter({ capacity: 1000, errorRate: 0.001 })
-  for (const id of ids(1000)) filter.add(id)
+  const first = ids(1000)
+  for (const id of first) filter.add(id)
   filter.add('one-more')
-  expect(filter.stats().size).toBe(1)
+  expect(filter.stats()).toMatchObject({ size: 1, previous: true })
   expect(filter.mightContain('one-more')).toBe(true)
-  expect(ids(5000).filter((id) => filter.mightContain(id)).length).toBeLessThan(20)
+  // The ids of the full generation are not forgotten the moment it fills up.
+  expect(first.every((id) => filter.mightContain(id))).toBe(true)
+  expect(ids(5000).filter((id) => !first.includes(id) && filter.mightContain(id)).length).toBeLessThan(20)
+  // Once the next generation fills up too, the oldest is let go (the primary key still catches it).
+  for (const id of ids(1000)) filter.add(`second-${id}`)
+  expect(first.filter((id) => filter.mightContain(id)).length).toBeLessThan(10)
 })
 
 test('the hash depends on the seed and spreads similar ids apart', () => {
