@@ -105,6 +105,20 @@ function committedForPayer (fulfil, stored) {
 }
 
 /**
+ * The payer's PUT /transfers/{id}/error after the payee's error: the payee's
+ * own errorInformation (its description whole, its extensionList) with its
+ * signature, as Mojaloop passes it on.
+ * @param {{ headers: Record<string, string>, payload: any } | undefined} fulfil the payee's PUT …/error
+ * @param {{ errorCode: string, errorDescription: string }} stored the stored error, when there is none to pass on
+ * @returns {{ errorInformation: { errorCode: string, errorDescription: string, extensionList?: any }, signed: Record<string, string> }}
+ */
+function errorForPayer (fulfil, stored) {
+  const info = fulfil && fulfil.payload && fulfil.payload.errorInformation
+  if (!info || typeof info !== 'object') return { errorInformation: stored, signed: {} }
+  return { errorInformation: info, signed: signatureHeaders(fulfil.headers) }
+}
+
+/**
  * PUT /transfers/{id}/error.
  * @param {import('@switchyard/shared/config').Config} config
  * @param {{ to: string, from: string, transferId: string, errorInformation: { errorCode: string, errorDescription: string, extensionList?: any },
@@ -153,4 +167,4 @@ function currentState (config, { to, from, transfer, trace }) {
   return transferState(config, { to, from, transferId: transfer.transfer_id, body: stateBody(transfer), trace })
 }
 
-module.exports = { forwardPrepare, transferState, transferError, stateBody, currentState, committedForPayer, signatureHeaders }
+module.exports = { forwardPrepare, transferState, transferError, stateBody, currentState, committedForPayer, errorForPayer }

@@ -120,17 +120,16 @@ function applyPositionCommands ({ config, commands, transfers, accounts, nowMs }
     setState(t, S.ABORTED_ERROR)
     const errorInformation = { errorCode: t.error_code, errorDescription: t.error_description || '' }
     const fromPayee = c.reason === 'error'
-    // The payee's own error goes to the payer as the payee sent it: its description whole, its extensionList, its signature.
-    const payeeError = fromPayee && c.fulfil && c.fulfil.payload && c.fulfil.payload.errorInformation
     let toPayee = null
     if (!fromPayee) {
       toPayee = t.payee_reserved
         ? notify.transferState(config, { to: t.payee_fsp, from: hub, transferId: t.transfer_id, body: { completedTimestamp: new Date(nowMs).toISOString(), transferState: 'ABORTED' }, method: 'PATCH', trace: c.trace })
         : notify.transferError(config, { to: t.payee_fsp, from: hub, transferId: t.transfer_id, errorInformation, trace: c.trace })
     }
-    finish(t, payeeError
-      ? notify.transferError(config, { to: t.payer_fsp, from: t.payee_fsp, transferId: t.transfer_id, errorInformation: payeeError, contentType: c.fulfil.headers['content-type'], signed: notify.signatureHeaders(c.fulfil.headers), trace: c.trace })
-      : notify.transferError(config, { to: t.payer_fsp, from: fromPayee ? t.payee_fsp : hub, transferId: t.transfer_id, errorInformation, trace: c.trace }), toPayee)
+    // The payee's own error goes to the payer as the payee sent it.
+    const toPayer = fromPayee ? notify.errorForPayer(c.fulfil, errorInformation) : { errorInformation, signed: {} }
+    const contentType = fromPayee && c.fulfil ? c.fulfil.headers['content-type'] : undefined
+    finish(t, notify.transferError(config, { to: t.payer_fsp, from: fromPayee ? t.payee_fsp : hub, transferId: t.transfer_id, ...toPayer, contentType, trace: c.trace }), toPayee)
   }
 
   const actions = { reserve, commit, abort }

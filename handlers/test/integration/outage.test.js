@@ -12,12 +12,9 @@
 // run starts; anything else using that stack meanwhile sees the outage too.
 
 const stack = require('../../../scripts/stack/index')
-const { startSwitchyard, prepareBody } = require('../../../test/support/switchyard')
-const { startParticipant, newCondition } = require('../../../perf/src/load/participant')
-const { ledgerSums, waitAllFinal } = require('../../../test/support/ledger')
+const { startSwitchyard } = require('../../../test/support/switchyard')
+const { startTransferRun, expectAllCommittedOnce } = require('../../../test/support/transfer-run')
 const { waitUntil } = require('../../../test/support/wait')
-const { unique } = require('../../../test/support/config')
-const { parseAmount, formatAmount } = require('../../../shared/src/money')
 
 const TRANSFERS = 300
 const PAIRS = 4
@@ -38,74 +35,8 @@ afterAll(async () => {
 async function startRun () {
   const sy = await startSwitchyard({ KAFKA_SESSION_TIMEOUT_MS: '10000' })
   closers.push(() => sy.stop())
-  const payers = []
-  const payees = []
-  for (let i = 0; i < PAIRS; i++) {
-    const payer = await startParticipant(unique('opayer'), sy)
-    const payee = await startParticipant(unique('opayee'), sy)
-    closers.push(() => payer.close(), () => payee.close())
-    await sy.provision(payer)
-    await sy.provision(payee)
-    payers.push(payer)
-    payees.push(payee)
-  }
-  const sumsBefore = await ledgerSums(sy.db)
-  /** @type {{ id: string, payer: any, payee: any, amount: string }[]} */
-  const accepted = []
-  /** What the switch answered when it did not accept a request. @type {{ status: number, body: any }[]} */
-  const refused = []
-  let next = 0
-  async function sender () {
-    while (next < TRANSFERS) {
-      const i = next++
-      const payer = payers[i % PAIRS]
-      const payee = payees[(i + 1) % PAIRS]
-      const { fulfilment, condition } = newCondition()
-      const amount = String(1 + (i % 7))
-      // Long enough that no transfer expires during an outage.
-      const body = prepareBody({ payer: payer.name, payee: payee.name, condition, amount, expiresInMs: 300000 })
-      payee.plan(body.transferId, { action: 'fulfil', fulfilment })
-      for (;;) {
-        const res = await sy.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, body })
-        if (res.status === 202) break
-        refused.push(res)
-        await new Promise((resolve) => setTimeout(resolve, 200))
-      }
-      accepted.push({ id: body.transferId, payer, payee, amount })
-    }
-  }
-  const sending = Promise.all(Array.from({ length: SENDERS }, sender))
-  const committed = async () => Number((await sy.db('transfer').whereIn('transfer_id', accepted.map((s) => s.id)).where({ state: 'COMMITTED' }).count({ n: '*' }))[0].n)
-  return { sy, accepted, refused, sending, committed, sumsBefore }
-}
-
-/** Everything a participant and an auditor would check once the run is over. @param {Awaited<ReturnType<typeof startRun>>} run */
-async function expectAllCommittedOnce ({ sy, accepted, sending, sumsBefore }) {
-  await sending
-  expect(accepted).toHaveLength(TRANSFERS)
-  const ids = accepted.map((s) => s.id)
-  await waitAllFinal(sy.db, ids, 60000).catch(async (err) => {
-    // Where they stopped says which stage did not come back.
-    const byState = await sy.db('transfer').whereIn('transfer_id', ids).groupBy('state').select('state').count({ n: '*' })
-    throw new Error(`${err.message}; transfers by state: ${JSON.stringify(byState)}`)
-  })
-  const states = await sy.db('transfer').whereIn('transfer_id', ids).select('transfer_id', 'state')
-  expect(states.filter((s) => s.state !== 'COMMITTED')).toEqual([])
-  for (const s of accepted) {
-    await waitUntil(() => s.payer.received.some((r) => r.method === 'PUT' && r.path === `/transfers/${s.id}` && r.body.transferState === 'COMMITTED'),
-      { what: `the payer's COMMITTED for ${s.id}`, timeoutMs: 60000 })
-  }
-  /** @type {Map<string, bigint>} */
-  const expected = new Map()
-  for (const s of accepted) {
-    expected.set(s.payer.name, (expected.get(s.payer.name) || 0n) + parseAmount(s.amount))
-    expected.set(s.payee.name, (expected.get(s.payee.name) || 0n) - parseAmount(s.amount))
-  }
-  for (const [name, value] of expected) expect([name, await sy.position(name)]).toEqual([name, formatAmount(value)])
-  const changes = await sy.db('participant_position_change').whereIn('transfer_id', ids).groupBy('transfer_id').select('transfer_id').count({ n: '*' })
-  expect(changes.filter((c) => Number(c.n) !== 2)).toEqual([])
-  expect(changes).toHaveLength(TRANSFERS)
-  expect(await ledgerSums(sy.db)).toEqual(sumsBefore)
+  // Long enough that no transfer expires during an outage.
+  return startTransferRun(sy, { transfers: TRANSFERS, pairs: PAIRS, senders: SENDERS, prefix: 'o', closers, expiresInMs: 300000, resend: true })
 }
 
 test('the database server stopped mid-run and started again: the API keeps accepting, and every transfer completes once', async () => {

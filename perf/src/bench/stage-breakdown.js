@@ -8,7 +8,6 @@
 
 const { parseExposition } = require('../../../shared/src/metrics/exposition')
 const { round } = require('./schedule')
-const { scrapeAll } = require('./scrape')
 
 /** Histogram families of shared/src/metrics/stage-metrics.js, labelled by stage. */
 const METRICS = {
@@ -157,15 +156,6 @@ const stagesOfTexts = (texts) => mergeScrapes(texts.map((text) => {
 }))
 
 /**
- * @param {string[]} urls every handler process's /metrics
- * @returns {Promise<Scrape | null>} null when any of them did not answer
- */
-async function scrapeStages (urls) {
-  const texts = await scrapeAll(urls)
-  return texts && stagesOfTexts(texts)
-}
-
-/**
  * Per stage, what happened between two scrapes: transactions, records per
  * transaction, and mean milliseconds of queue gap (per record), transaction
  * and produce (per chunk); and the handler processes' garbage collection.
@@ -231,4 +221,4 @@ function stagesLine (stages) {
     (gcText ? `; handlers GC (count×mean ms) ${gcText}` : '')
 }
 
-module.exports = { parseStages, parseGc, parseShared, stagesOfTexts, scrapeStages, stageDelta, stagesLine }
+module.exports = { parseStages, parseGc, parseShared, stagesOfTexts, stageDelta, stagesLine }

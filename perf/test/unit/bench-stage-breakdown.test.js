@@ -73,7 +73,10 @@ test('a scrape that failed gives no breakdown rather than a wrong one', () => {
 
 describe('several handler processes', () => {
   const http = require('node:http')
-  const { scrapeStages } = require('../../src/bench/stage-breakdown')
+  const { stagesOfTexts } = require('../../src/bench/stage-breakdown')
+  const { scrapeAll } = require('../../src/bench/scrape')
+  /** As run.js reads the handler processes: every /metrics once (null if one did not answer), as one scrape. @param {string[]} urls */
+  const scrapeStages = async (urls) => { const texts = await scrapeAll(urls); return texts && stagesOfTexts(texts) }
   /** @type {http.Server[]} */
   const servers = []
   afterAll(() => Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve)))))

@@ -261,10 +261,11 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
     /** @type {number | undefined} */
     let own
     try {
-      if (settled.every((s) => s.status === 'fulfilled') && writeTheSameRow(entries)) {
+      const worked = settled.every((s) => s.status === 'fulfilled')
+      if (worked && writeTheSameRow(entries)) {
         if (onConflict) onConflict()
         settled = [] // each runs alone, where the row locks order them
-      } else if (settled.every((s) => s.status === 'fulfilled')) {
+      } else if (worked) {
         const all = createWriteBatch()
         for (const e of entries) all.take(/** @type {NonNullable<Entry['tx']>} */ (e.tx).writes)
         all.add('COMMIT')
@@ -296,12 +297,12 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
 
   /**
    * Whether two chunks write the same row (a key both their writes name).
-   * @param {{ tx?: { writes: ReturnType<typeof createWriteBatch> } }[]} entries
+   * @param {{ tx?: { writes: ReturnType<typeof createWriteBatch> } }[]} entries every work started
    */
   function writeTheSameRow (entries) {
     const seen = new Set()
     for (const e of entries) {
-      const keys = e.tx ? e.tx.writes.keys() : new Set()
+      const keys = /** @type {NonNullable<typeof e.tx>} */ (e.tx).writes.keys()
       for (const k of keys) if (seen.has(k)) return true
       for (const k of keys) seen.add(k)
     }

@@ -390,9 +390,7 @@ async function runConsumer (opts) {
     // hears so now, not after the produce, which a crash of the consumer
     // could cut short while the rows stay committed.
     for (const r of results.flat()) {
-      const after = r.afterCommit
-      r.afterCommit = undefined
-      try { if (after) after() } catch (err) { log.error({ err }, 'afterCommit failed') }
+      try { if (r.afterCommit) r.afterCommit() } catch (err) { log.error({ err }, 'afterCommit failed') }
     }
     const records = parts.reduce((n, p) => n + p.records.length, 0)
     pacer.observe(records, startedAt)
@@ -484,10 +482,8 @@ async function runConsumer (opts) {
       throw err
     }
     spans.end()
-    // Effects committed, messages acknowledged: hand over (what a record applied
-    // alone left; a shared group's were told at its commit, in applyGroup).
+    // Effects committed, messages acknowledged (handlers heard of the commit in applyGroup).
     for (const r of done.results) {
-      try { if (r.afterCommit) r.afterCommit() } catch (err) { log.error({ err }, 'afterCommit failed') }
       for (const u of r.unparsable) {
         log.error({ topic: u.topic, partition: u.partition, offset: String(u.offset), err: u.parseError }, 'dead-lettered a message that is not JSON')
         if (observer.onDeadLetter) observer.onDeadLetter({ stage, topic: u.topic, partition: u.partition, offset: String(u.offset) })
