@@ -51,7 +51,10 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
    * the consumer's transaction commits. A batch whose transaction never
    * commits here (dead-lettered, or its partition handed to another replica)
    * leaves its callbacks in this map until the process stops: rare, and no
-   * more than such batches hold.
+   * more than such batches hold. One whose commit succeeded while the
+   * database reported an error (the retry then finds the batch applied and
+   * never hears of it) is found by recovery (`unwrittenSince`), which calls
+   * written() for it.
    * @type {Map<string, Job>}
    */
   const unwritten = new Map()
@@ -182,6 +185,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
       const known = unwritten.get(job.callbackId)
       if (known) return known
       job.notes = []
+      job.unwrittenAt = Date.now()
       unwritten.set(job.callbackId, job)
       if (!stopping) {
         held.set(job.callbackId, job)
@@ -232,6 +236,16 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
       job.notes = undefined
       for (const n of later) note(job, n.kind, n.row)
     }
+  }
+
+  /**
+   * Callbacks that have waited for their rows since before `at` (ms since
+   * the epoch): a consumer's transaction takes milliseconds, so these are
+   * the ones whose commit went unheard, or never came.
+   * @param {number} at @returns {Job[]}
+   */
+  function unwrittenSince (at) {
+    return [...unwritten.values()].filter((job) => (job.unwrittenAt ?? 0) <= at)
   }
 
   /** One delivery attempt, holding one of the participant's slots. @param {Job} job */
@@ -330,6 +344,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     enqueue,
     deliverFirst,
     written,
+    unwrittenSince,
     stop,
     forget,
     heldIds: () => [...held.keys()],

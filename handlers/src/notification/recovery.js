@@ -3,6 +3,11 @@
 // Keeps this instance's leases alive and takes over callbacks other replicas
 // left behind. Runs at start and then every `intervalMs` (a quarter of the
 // lease, at most 5 s), one tick at a time:
+//   0. callbacks tried before their rows were written, and still waiting for
+//      the consumer to say the rows are committed a tick later: if the rows
+//      are there, their commit succeeded while the database reported an error
+//      (the retry found the batch applied, so the consumer never said so).
+//      Their outcomes since go to the write buffer at last;
 //   1. renew the lease of every callback the dispatcher holds, and drop those
 //      another replica has taken over meanwhile (this one's renewals failed
 //      for longer than the lease);
@@ -24,6 +29,7 @@ function createRecovery ({ repository, dispatcher, logger, intervalMs, batchSize
 
   /** @returns {Promise<number>} when to look again: at once after a full batch */
   async function tick () {
+    await writeUnheard()
     const ids = dispatcher.heldIds()
     const lost = ids.length ? await repository.renewLeases(ids) : []
     if (lost.length) {
@@ -39,6 +45,16 @@ function createRecovery ({ repository, dispatcher, logger, intervalMs, batchSize
       dispatcher.enqueue(jobs)
     }
     return jobs.length === room ? 0 : intervalMs
+  }
+
+  async function writeUnheard () {
+    const waiting = dispatcher.unwrittenSince(Date.now() - intervalMs)
+    if (!waiting.length) return
+    const found = new Set(await repository.writtenByMe(waiting.map((job) => job.callbackId)))
+    const written = waiting.filter((job) => found.has(job.callbackId))
+    if (!written.length) return
+    logger.warn({ count: written.length }, 'callback rows were committed without the consumer hearing it; recording their outcomes since')
+    dispatcher.written(written)
   }
 
   return { start: poller.start, stop: poller.stop }

@@ -171,6 +171,25 @@ function createRepository (db, { instanceId, leaseMs }) {
   }
 
   /**
+   * Which of these callbacks have rows that this instance wrote (whatever
+   * their status): their consumer's transaction committed.
+   * @param {string[]} ids
+   * @returns {Promise<string[]>}
+   */
+  async function writtenByMe (ids) {
+    /** @type {string[]} */
+    const found = []
+    for (let i = 0; i < ids.length; i += RENEW_CHUNK) {
+      const chunk = ids.slice(i, i + RENEW_CHUNK)
+      const [rows] = await db.raw(
+        `SELECT callback_id FROM callback WHERE callback_id IN (${tuples(chunk.length, '?')}) AND claimed_by = ?`,
+        [...chunk, instanceId])
+      found.push(...rows.map((/** @type {{ callback_id: string }} */ r) => r.callback_id))
+    }
+    return found
+  }
+
+  /**
    * Takes over pending callbacks whose lease lapsed (a crashed replica) or
    * was released (a stopped one) with one atomic UPDATE, then reads back
    * exactly the rows this sweep claimed: they carry its claim_until value.
@@ -225,7 +244,7 @@ function createRepository (db, { instanceId, leaseMs }) {
     return deleted
   }
 
-  return { insertCallbacks, loadEndpoints, writeOutcomes, renewLeases, claimLapsed, releaseClaims, purgeFinished }
+  return { insertCallbacks, loadEndpoints, writeOutcomes, renewLeases, writtenByMe, claimLapsed, releaseClaims, purgeFinished }
 }
 
 module.exports = { createRepository, existingCallbacksQuery }
