@@ -16,8 +16,11 @@ const { names } = require('../handlers/src/registry')
 
 const SCHEMA_FILE = path.join(__dirname, 'switchyard', 'values.schema.json')
 
-/** Set by the chart itself: STACK is always "off", HANDLERS is per Deployment. */
-const CHART_SET = ['STACK', 'HANDLERS']
+/**
+ * Set by the chart itself: STACK is always "off", HANDLERS is per Deployment,
+ * ADMIN_ALLOW_UNAUTHENTICATED follows apiAdapter.adminAuth.
+ */
+const CHART_SET = ['STACK', 'HANDLERS', 'ADMIN_ALLOW_UNAUTHENTICATED']
 /** Only from a Secret, never from a ConfigMap or `env`. */
 const SECRET_VARS = ['DB_PASSWORD', 'ADMIN_TOKEN']
 /** The ones `secret` in values may hold; ADMIN_TOKEN is apiAdapter.adminAuth's Secret's alone. */
@@ -76,7 +79,7 @@ const AUTOSCALING = {
 function renderValuesSchema (vars, handlerNames) {
   const env = {
     type: 'object',
-    description: 'Environment variables from shared/src/config-schema.js. STACK and HANDLERS are set by the chart; DB_PASSWORD belongs in `secret`, ADMIN_TOKEN in the Secret of apiAdapter.adminAuth.',
+    description: 'Environment variables from shared/src/config-schema.js. STACK, HANDLERS and ADMIN_ALLOW_UNAUTHENTICATED are set by the chart; DB_PASSWORD belongs in `secret`, ADMIN_TOKEN in the Secret of apiAdapter.adminAuth.',
     additionalProperties: false,
     properties: Object.fromEntries(settableNames(vars).map((name) => [name, toProperty(vars[name])]))
   }

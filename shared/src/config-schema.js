@@ -12,6 +12,7 @@
  * @property {string} description
  * @property {string[]} [values] allowed values for `enum`
  * @property {number} [min] lower bound for `integer` and `number`
+ * @property {string} [pattern] a `string` must match it (a regular expression)
  * @property {string} group a heading for the README table
  */
 
@@ -28,8 +29,9 @@ const schema = {
   HEALTH_PORT: { group: 'api', type: 'integer', min: 0, default: 3001, description: 'Port of `/health` for processes that run handlers without the API (each Kubernetes handler pod).' },
   ADMIN_HOST: { group: 'api', type: 'string', default: '127.0.0.1', description: 'Interface of the operator-facing admin API (keep it off public networks).' },
   ADMIN_PORT: { group: 'api', type: 'integer', min: 0, default: 3002, description: 'Port of the admin API (participants, accounts, limits, endpoints, funds in/out).' },
-  ADMIN_TOKEN: { group: 'api', type: 'string', default: '', description: 'When set, admin requests must carry `Authorization: Bearer <token>`.' },
-  HUB_NAME: { group: 'api', type: 'string', default: 'Hub', description: 'The hub\'s own FSPIOP name, used as `FSPIOP-Source` on messages the hub makes.' },
+  ADMIN_TOKEN: { group: 'api', type: 'string', default: '', description: 'When set, admin requests must carry `Authorization: Bearer <token>` (surrounding whitespace, such as the newline of a token file, is ignored). The admin API refuses to start without one on an interface other than loopback, unless ADMIN_ALLOW_UNAUTHENTICATED is true.' },
+  ADMIN_ALLOW_UNAUTHENTICATED: { group: 'api', type: 'boolean', default: false, description: 'Lets the admin API listen on a non-loopback ADMIN_HOST without ADMIN_TOKEN: anything that reaches it can move funds and change limits. Only for networks where something in front authenticates.' },
+  HUB_NAME: { group: 'api', type: 'string', pattern: '^[A-Za-z0-9_-]{2,30}$', default: 'Hub', description: 'The hub\'s own FSPIOP name, used as `FSPIOP-Source` on messages the hub makes: 2–30 letters, digits, `_` or `-`, like every participant name (the admin API\'s `/participants/{name}` takes no other).' },
 
   KAFKA_BROKERS: { group: 'kafka', type: 'list', default: ['127.0.0.1:19092'], description: 'Kafka bootstrap servers. A single loopback address means the local stack runs the broker on that port.' },
   KAFKA_CLIENT_ID: { group: 'kafka', type: 'string', default: 'switchyard', description: 'Client id prefix sent to the broker.' },

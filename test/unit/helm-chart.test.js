@@ -314,18 +314,22 @@ describe('helm/switchyard', () => {
       for (const overrides of [loopback, allowed]) {
         const { objects, notes } = render(overrides)
         expect(envEntries(objects, 'ADMIN_TOKEN')).toEqual([])
+        // The api-adapter refuses a non-loopback admin API without a token unless told this was meant.
+        expect(envEntries(objects, 'ADMIN_ALLOW_UNAUTHENTICATED')).toEqual(overrides === allowed ? [{ name: 'ADMIN_ALLOW_UNAUTHENTICATED', value: 'true', workload: 'pay-switchyard-api-adapter' }] : [])
         expect(named(objects, 'Secret', TOKEN_SECRET)).toBeUndefined()
         expect(notes).toContain('WARNING: apiAdapter.adminAuth.enabled is false')
       }
       // The opt-out alone leaves the token on.
       const optOutOnly = { apiAdapter: { adminAuth: { allowUnauthenticatedNetworkAccess: true } } }
       expect(envEntries(render(optOutOnly).objects, 'ADMIN_TOKEN')).toEqual(fromSecret(TOKEN_SECRET, 'ADMIN_TOKEN'))
+      expect(envEntries(render(optOutOnly).objects, 'ADMIN_ALLOW_UNAUTHENTICATED')).toEqual([])
     })
 
     test('is never accepted as a plain value', () => {
       expect(() => render({ secret: { ADMIN_TOKEN: 's3cret' } })).toThrow('/secret must NOT have additional properties (ADMIN_TOKEN)')
       expect(() => render({ config: { ADMIN_TOKEN: 's3cret' } })).toThrow('/config must NOT have additional properties (ADMIN_TOKEN)')
       expect(() => render({ apiAdapter: { env: { ADMIN_TOKEN: 's3cret' } } })).toThrow('/apiAdapter/env must NOT have additional properties (ADMIN_TOKEN)')
+      expect(() => render({ config: { ADMIN_ALLOW_UNAUTHENTICATED: 'true' } })).toThrow('/config must NOT have additional properties (ADMIN_ALLOW_UNAUTHENTICATED)')
     })
   })
 

@@ -9,7 +9,7 @@
 const fastify = require('fastify')
 const { addAdminFormats, errorInformationSchema, participantSchema } = require('./schemas')
 const { adminErrorHandler, adminNotFoundHandler } = require('./errors')
-const { createAdminAuth } = require('./auth')
+const { createAdminAuth, requiredToken } = require('./auth')
 const { participantRoutes } = require('./routes/participants')
 const { accountRoutes } = require('./routes/accounts')
 const { limitRoutes } = require('./routes/limits')
@@ -18,13 +18,14 @@ const { fundsRoutes } = require('./routes/funds')
 
 /**
  * @typedef {object} AdminAppDeps
- * @property {import('@switchyard/shared/config').Config} config ADMIN_TOKEN, HUB_NAME
+ * @property {import('@switchyard/shared/config').Config} config ADMIN_TOKEN, ADMIN_HOST, ADMIN_ALLOW_UNAUTHENTICATED, HUB_NAME
  * @property {import('pino').Logger} logger
  * @property {import('knex').Knex} db
  */
 
 /** @param {AdminAppDeps} deps */
 function buildAdminApp ({ config, logger, db }) {
+  const token = requiredToken(config)
   const app = fastify({
     loggerInstance: logger,
     ajv: {
@@ -40,7 +41,7 @@ function buildAdminApp ({ config, logger, db }) {
   app.addSchema(participantSchema)
   app.setErrorHandler(adminErrorHandler)
   app.setNotFoundHandler(adminNotFoundHandler)
-  if (config.ADMIN_TOKEN) app.addHook('onRequest', createAdminAuth(config.ADMIN_TOKEN))
+  if (token) app.addHook('onRequest', createAdminAuth(token))
 
   const deps = { db, config }
   app.register(participantRoutes, deps)

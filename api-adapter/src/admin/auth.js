@@ -2,7 +2,10 @@
 
 // ADMIN_TOKEN: when set, every admin request must carry
 // `Authorization: Bearer <token>`. The admin API moves money, so the check runs
-// before routing, for every path, and compares in constant time.
+// before routing, for every path, and compares in constant time. Without a
+// token it listens on loopback only, unless an operator says otherwise
+// (ADMIN_ALLOW_UNAUTHENTICATED): an empty token from a Secret must not open it
+// to the pod network.
 
 const crypto = require('node:crypto')
 const { createFspiopError } = require('@switchyard/shared/errors')
@@ -42,4 +45,25 @@ function createAdminAuth (token) {
   }
 }
 
-module.exports = { createAdminAuth, bearerToken }
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost'])
+
+/**
+ * The token admin requests must carry, or null for none. Surrounding
+ * whitespace is not part of it (a token file's newline would otherwise lock
+ * every operator out: a bearer token has none). Throws when the admin API
+ * would be open to the network without one.
+ * @param {import('@switchyard/shared/config').Config} config ADMIN_TOKEN, ADMIN_HOST, ADMIN_ALLOW_UNAUTHENTICATED
+ * @returns {string | null}
+ */
+function requiredToken (config) {
+  const token = config.ADMIN_TOKEN.trim()
+  if (/\s/.test(token)) throw new Error('ADMIN_TOKEN contains whitespace: a bearer token cannot carry it, so no request could ever match')
+  if (token) return token
+  if (!LOOPBACK.has(config.ADMIN_HOST) && !config.ADMIN_ALLOW_UNAUTHENTICATED) {
+    throw new Error(`ADMIN_TOKEN is empty and ADMIN_HOST is ${config.ADMIN_HOST}: anything that reaches it could move funds and change limits. ` +
+      'Set ADMIN_TOKEN, set ADMIN_HOST to 127.0.0.1, or accept the risk with ADMIN_ALLOW_UNAUTHENTICATED=true')
+  }
+  return null
+}
+
+module.exports = { createAdminAuth, bearerToken, requiredToken }

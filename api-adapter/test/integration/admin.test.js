@@ -278,3 +278,24 @@ test('requires the admin token when one is configured', async () => {
     await secured.close()
   }
 })
+
+test('a token read from a file with its newline still works; no token on a network interface is refused unless allowed', async () => {
+  const fromFile = testConfig({ HUB_NAME: HUB, ADMIN_TOKEN: 's3cret-token\n' })
+  const secured = buildAdminApp({ config: fromFile, logger: createLogger(fromFile), db })
+  const base = await secured.listen({ host: '127.0.0.1', port: 0 })
+  try {
+    expect((await call('GET', '/participants', undefined, { base, headers: { authorization: 'Bearer s3cret-token' } })).status).toBe(200)
+    expect((await call('GET', '/participants', undefined, { base })).status).toBe(401)
+  } finally {
+    await secured.close()
+  }
+  const build = (env) => { const c = testConfig({ HUB_NAME: HUB, ...env }); return buildAdminApp({ config: c, logger: createLogger(c), db }) }
+  // An empty token (a Secret holding "") must not open the admin API to the pod network.
+  expect(() => build({ ADMIN_HOST: '0.0.0.0', ADMIN_TOKEN: '' })).toThrow('ADMIN_TOKEN is empty and ADMIN_HOST is 0.0.0.0')
+  expect(() => build({ ADMIN_HOST: '0.0.0.0', ADMIN_TOKEN: ' \n' })).toThrow('ADMIN_TOKEN is empty and ADMIN_HOST is 0.0.0.0')
+  expect(() => build({ ADMIN_TOKEN: 'two words' })).toThrow('ADMIN_TOKEN contains whitespace')
+  for (const env of [{ ADMIN_HOST: '127.0.0.1' }, { ADMIN_HOST: '::1' }, { ADMIN_HOST: '0.0.0.0', ADMIN_ALLOW_UNAUTHENTICATED: 'true' }]) {
+    const open = build(env)
+    await open.close()
+  }
+})

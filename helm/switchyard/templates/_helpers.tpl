@@ -145,7 +145,10 @@ STACK: "off"
 DB_PASSWORD from secretName and, for the api-adapter (adminToken true) while
 apiAdapter.adminAuth.enabled, ADMIN_TOKEN from the admin token Secret. The
 token is required: a missing Secret or key keeps the pod from starting rather
-than leaving the admin API open. Args: root, secretName, adminToken.
+than leaving the admin API open (and so does an empty one: the api-adapter
+refuses to serve the admin API on the pod network without a token unless
+ADMIN_ALLOW_UNAUTHENTICATED, which only allowUnauthenticatedNetworkAccess
+sets). Args: root, secretName, adminToken.
 */}}
 {{- define "switchyard.secretEnv" -}}
 {{- $auth := .root.Values.apiAdapter.adminAuth }}
@@ -160,6 +163,9 @@ than leaving the admin API open. Args: root, secretName, adminToken.
     secretKeyRef:
       name: {{ include "switchyard.adminTokenSecretName" .root }}
       key: {{ include "switchyard.adminTokenKey" .root }}
+{{- else if and .adminToken $auth.allowUnauthenticatedNetworkAccess }}
+- name: ADMIN_ALLOW_UNAUTHENTICATED
+  value: "true"
 {{- end }}
 {{- end }}
 

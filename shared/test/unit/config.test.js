@@ -34,6 +34,13 @@ test('every problem is reported at once', () => {
   expect(error.message).toContain('API_PORT="eighty"')
 })
 
+test('HUB_NAME must be a name the admin API accepts in its paths', () => {
+  expect(loadConfig({ HUB_NAME: 'hub_eu-1' }).HUB_NAME).toBe('hub_eu-1')
+  for (const bad of ['hub.eu', 'h', 'x'.repeat(31), 'hub eu']) {
+    expect(() => loadConfig({ HUB_NAME: bad })).toThrow(`HUB_NAME=${JSON.stringify(bad)} must match ^[A-Za-z0-9_-]{2,30}$`)
+  }
+})
+
 test('every variable is documented with a type, a default and a description', () => {
   for (const [name, spec] of Object.entries(schema)) {
     expect(name).toMatch(/^[A-Z][A-Z0-9_]+$/)
