@@ -25,9 +25,10 @@ const { createFspiopError } = require('@switchyard/shared/errors')
  *   3100 not an amount, or not fitting the currency or the ledger
  */
 function readAmount (value, currency, field) {
-  if (typeof value === 'number' && !(Number.isSafeInteger(value) && value >= 0)) {
+  if (typeof value === 'number' && !Number.isSafeInteger(value)) {
     throw createFspiopError('MALFORMED_SYNTAX', `${field} must be a string such as "12.5"; JSON numbers only as whole numbers`)
   }
+  if (typeof value === 'number' && value < 0) throw createFspiopError('VALIDATION_ERROR', `${field} must not be negative`)
   const text = typeof value === 'number' ? String(value) : value
   if (typeof text !== 'string' || !isValidAmount(text)) {
     throw createFspiopError('VALIDATION_ERROR', `${field} must be an amount such as "100" or "12.5"`)

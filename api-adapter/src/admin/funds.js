@@ -91,6 +91,9 @@ function recordFunds ({ db, config }, { name, accountId, body }) {
     if (!account.is_active) throw conflict(`account ${accountId} is inactive`)
     // The hub account is needed at commit; refuse a reservation that could never commit.
     const hub = await requireHubReconciliation(trx, config.HUB_NAME, currency)
+    // Refused like an inactive settlement account. A funds out reserved before
+    // the hub's account was deactivated may still be committed or aborted.
+    if (!hub.is_active) throw conflict(`the hub's ${currency} HUB_RECONCILIATION account ${hub.account_id} is inactive`)
     let changes
     if (request.action === 'recordFundsIn') {
       const balances = await ledger.lockBalances(trx, [account.account_id, hub.account_id])

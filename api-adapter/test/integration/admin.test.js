@@ -263,6 +263,28 @@ test('refuses amounts with too many decimals, wrong accounts and a missing hub a
     .toEqual(error('3000', `Generic client error - no BTN HUB_RECONCILIATION account: create it with POST /participants/${HUB}/accounts`))
 })
 
+test('a deactivated hub reconciliation account takes no new funds; a funds out reserved before still completes', async () => {
+  const currency = 'NPR' // a currency no other test uses: its hub account is switched off here
+  const { name, settlementId } = await fundedParticipant({ currency, deposit: '500' })
+  const reserved = await funds(name, settlementId, 'recordFundsOutPrepareReserve', '100', currency)
+  expect(reserved.status).toBe(202)
+  const hubId = (await balances(HUB))[`HUB_RECONCILIATION ${currency}`].id
+  expect((await call('PUT', `/participants/${HUB}/accounts/${hubId}`, { isActive: false })).status).toBe(200)
+  try {
+    const before = await hubValue(currency)
+    for (const action of ['recordFundsIn', 'recordFundsOutPrepareReserve']) {
+      expect((await funds(name, settlementId, action, '1', currency)).body)
+        .toEqual(error('3000', `Generic client error - the hub's ${currency} HUB_RECONCILIATION account ${hubId} is inactive`))
+    }
+    expect(await hubValue(currency)).toBe(before)
+    expect((await call('PUT', `/participants/${name}/accounts/${settlementId}/transfers/${reserved.transferId}`, { action: 'recordFundsOutCommit', reason: 'r' })).status).toBe(202)
+    expect(await stateOf(reserved.transferId)).toBe('COMMITTED')
+  } finally {
+    await call('PUT', `/participants/${HUB}/accounts/${hubId}`, { isActive: true })
+  }
+  expect((await funds(name, settlementId, 'recordFundsIn', '1', currency)).status).toBe(202)
+})
+
 test('requires the admin token when one is configured', async () => {
   const tokenConfig = testConfig({ HUB_NAME: HUB, ADMIN_TOKEN: 's3cret-token' })
   const secured = buildAdminApp({ config: tokenConfig, logger: createLogger(tokenConfig), db })

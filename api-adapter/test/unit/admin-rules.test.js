@@ -39,6 +39,7 @@ describe('readAmount', () => {
     ['-1', 'USD', '3100', 'x must be an amount such as "100" or "12.5"'],
     [10.5, 'USD', '3101', 'x must be a string such as "12.5"; JSON numbers only as whole numbers'],
     [2 ** 53, 'USD', '3101', 'x must be a string such as "12.5"; JSON numbers only as whole numbers'],
+    [-5, 'USD', '3100', 'x must not be negative'],
     [null, 'USD', '3100', 'x must be an amount such as "100" or "12.5"']
   ])('refuses %j %s with %s', (value, currency, code, detail) => {
     const [gotCode, message] = codeOf(() => readAmount(value, currency, 'x'))
