@@ -142,13 +142,31 @@ function summarizeStep (step, { p99TargetMs = 100, minSuccess = 0.9999 } = {}) {
 }
 
 /**
+ * The steps a run sustained: in rising rate, each one up to the first that
+ * missed the target or failed its gates. A step that passes above a failed
+ * one does not count: the rate was not kept on the way up, and counting it
+ * would report the luckiest of several tries near the knee.
+ * @template {{ offeredRate: number, meetsTarget: boolean, valid?: boolean }} S
+ * @param {S[]} steps
+ * @returns {S[]}
+ */
+function sustainedSteps (steps) {
+  const out = []
+  for (const s of [...steps].sort((a, b) => a.offeredRate - b.offeredRate)) {
+    if (!s.meetsTarget || s.valid === false) break
+    out.push(s)
+  }
+  return out
+}
+
+/**
  * The maximum sustainable rate: the highest step that met the target and
- * passed its validity gates.
+ * passed its validity gates, as did every step below it.
  * @param {{ offeredRate: number, meetsTarget: boolean, valid?: boolean }[]} steps
  */
 function maxSustainable (steps) {
-  const passing = steps.filter((s) => s.meetsTarget && s.valid !== false)
-  return passing.length ? Math.max(...passing.map((s) => s.offeredRate)) : 0
+  const sustained = sustainedSteps(steps)
+  return sustained.length ? sustained[sustained.length - 1].offeredRate : 0
 }
 
 /**
@@ -176,4 +194,4 @@ function round (v, digits = 2) {
   return Math.round(v * f) / f
 }
 
-module.exports = { openSchedule, steadyWindow, backlogCheck, timeline, summarizeStep, maxSustainable, maxKeptUp, ladderDone, round }
+module.exports = { openSchedule, steadyWindow, backlogCheck, timeline, summarizeStep, sustainedSteps, maxSustainable, maxKeptUp, ladderDone, round }

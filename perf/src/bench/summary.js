@@ -5,7 +5,7 @@
 // work per transfer; and the ratios between configurations, each measured at
 // a rate both sustained where that matters.
 
-const { round: r } = require('./schedule')
+const { round: r, sustainedSteps } = require('./schedule')
 
 /** @param {number[]} xs */
 function spread (xs) {
@@ -15,10 +15,10 @@ function spread (xs) {
   return { median: r(mid), min: r(v[0]), max: r(v[v.length - 1]), n: v.length }
 }
 
-/** The step whose work is reported for a run: its highest passing step, else its first. @param {any} run */
+/** The step whose work is reported for a run: its max sustainable rate's step, else its first. @param {any} run */
 function referenceStep (run) {
-  const passing = run.steps.filter((/** @type {any} */ s) => s.meetsTarget && s.valid)
-  return passing.length ? passing[passing.length - 1] : run.steps[0]
+  const sustained = sustainedSteps(run.steps)
+  return sustained.length ? sustained[sustained.length - 1] : run.steps[0]
 }
 
 /** @param {any} step */
@@ -67,7 +67,7 @@ function summarizeConfig (runs) {
  * @param {any[]} a @param {any[]} b
  */
 function atCommonRate (a, b) {
-  const passed = (/** @type {any[]} */ runs) => runs.map((run) => new Set(run.steps.filter((/** @type {any} */ s) => s.meetsTarget && s.valid).map((/** @type {any} */ s) => s.offeredRate)))
+  const passed = (/** @type {any[]} */ runs) => runs.map((run) => new Set(sustainedSteps(run.steps).map((/** @type {any} */ s) => s.offeredRate)))
   const sets = [...passed(a), ...passed(b)]
   if (!sets.length) return null
   const common = [...sets[0]].filter((rate) => sets.every((s) => s.has(rate)))

@@ -56,6 +56,17 @@ describe('campaign summary', () => {
     expect(summarizeCampaign(runs.filter((r) => r.label === 'lingered'), configs).comparisons.variants).toBeUndefined()
   })
 
+  it('reads work, and compares, only at rates sustained on the way up: a step that passed above a failed one does not count', () => {
+    const runs = [
+      run('batched', 200, [step(100, { sql: 4 }), step(200, { sql: 3 }), step(400, { ok: false }), step(600, { sql: 1 })], 20),
+      run('traced', 100, [step(100, { cpu: 5 }), step(200, { ok: false }), step(400, { cpu: 6 })], 25)
+    ]
+    const s = summarizeCampaign(runs)
+    expect(s.byConfig.batched.atReferenceStep.offeredRate.median).toBe(200)
+    expect(s.byConfig.batched.atReferenceStep.sqlPerTransfer.median).toBe(3)
+    expect(s.comparisons.tracingCost.atCommonRate.rate).toBe(100)
+  })
+
   it('measures ratios between configurations, at a rate both sustained', () => {
     const c = campaign().summary.comparisons
     expect(c.batchedVsNaive.maxRate).toBe(5)

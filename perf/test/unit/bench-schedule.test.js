@@ -64,14 +64,17 @@ describe('targets and backlog', () => {
     expect(s.meetsTarget).toBe(false)
   })
 
-  it('takes the highest passing valid step as the maximum sustainable rate, and stops after two failures', () => {
+  it('takes the highest step below the first failing or invalid one as the maximum sustainable rate, and stops after two failures', () => {
     const steps = [
       { offeredRate: 100, meetsTarget: true, valid: true },
       { offeredRate: 200, meetsTarget: false, valid: true },
       { offeredRate: 400, meetsTarget: true, valid: false },
       { offeredRate: 600, meetsTarget: true, valid: true }
     ]
-    expect(maxSustainable(steps)).toBe(600)
+    // 600/s passed, but 200/s did not: the rate was not kept on the way up.
+    expect(maxSustainable(steps)).toBe(100)
+    expect(maxSustainable([steps[3], steps[0], { offeredRate: 300, meetsTarget: true, valid: true }])).toBe(600)
+    expect(maxSustainable([steps[0], steps[2], steps[3]])).toBe(100)
     expect(ladderDone(steps.slice(0, 2))).toBe(false)
     expect(ladderDone(steps.slice(0, 3))).toBe(true)
     expect(maxSustainable([{ offeredRate: 100, meetsTarget: false }])).toBe(0)
