@@ -9,7 +9,19 @@ const os = require('node:os')
 const { execFileSync } = require('node:child_process')
 const { round } = require('./schedule')
 
-const COUNTERS = ['Com_select', 'Com_insert', 'Com_update', 'Com_delete', 'Com_commit', 'Com_rollback']
+/**
+ * MariaDB's statement counters by kind. A multi-table UPDATE or DELETE (the
+ * notification handler's outcome flush is `UPDATE callback c JOIN (…) u`)
+ * counts under `_multi`, not under Com_update or Com_delete.
+ */
+const STATEMENT_KINDS = {
+  select: ['Com_select'],
+  insert: ['Com_insert', 'Com_insert_select', 'Com_replace', 'Com_replace_select'],
+  update: ['Com_update', 'Com_update_multi'],
+  delete: ['Com_delete', 'Com_delete_multi']
+}
+const STATEMENT_COUNTERS = Object.values(STATEMENT_KINDS).flat()
+const COUNTERS = [...STATEMENT_COUNTERS, 'Com_commit', 'Com_rollback']
 
 let ticksPerSecond = 0
 function clockTicks () {
@@ -128,16 +140,21 @@ async function otherDbClients (db, ownDb) {
 }
 
 /**
- * Each counter's delta, and statementsPerTransfer and commitsPerTransfer (null without transfers).
+ * Each counter's delta, the statements of each kind and in all, and
+ * statementsPerTransfer and commitsPerTransfer (null without transfers).
  * @param {Record<string, number>} a @param {Record<string, number>} b @param {number} transfers
- * @returns {Record<string, number> & { statementsPerTransfer: number | null, commitsPerTransfer: number | null }}
+ * @returns {Record<string, any> & { statements: number, byKind: Record<string, number>,
+ *   statementsPerTransfer: number | null, commitsPerTransfer: number | null }}
  */
 function sqlDelta (a, b, transfers) {
   /** @type {Record<string, number>} */
-  const d = Object.fromEntries(COUNTERS.map((c) => [c, b[c] - a[c]]))
-  const statements = d.Com_select + d.Com_insert + d.Com_update + d.Com_delete
+  const d = Object.fromEntries(COUNTERS.map((c) => [c, (b[c] || 0) - (a[c] || 0)]))
+  const byKind = Object.fromEntries(Object.entries(STATEMENT_KINDS).map(([kind, names]) => [kind, names.reduce((n, c) => n + d[c], 0)]))
+  const statements = STATEMENT_COUNTERS.reduce((n, c) => n + d[c], 0)
   return {
     ...d,
+    statements,
+    byKind,
     statementsPerTransfer: transfers ? round(statements / transfers, 3) : null,
     commitsPerTransfer: transfers ? round(d.Com_commit / transfers, 3) : null
   }

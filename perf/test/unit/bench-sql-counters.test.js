@@ -1,0 +1,16 @@
+'use strict'
+
+const { sqlDelta, COUNTERS } = require('../../src/bench/accounting')
+
+const zeros = Object.fromEntries(COUNTERS.map((c) => [c, 0]))
+
+test('every kind of data statement counts, multi-table UPDATE and DELETE, INSERT … SELECT and REPLACE included', () => {
+  const after = { ...zeros, Com_select: 4, Com_insert: 3, Com_insert_select: 1, Com_replace: 1, Com_update: 2, Com_update_multi: 5, Com_delete: 1, Com_delete_multi: 2, Com_commit: 3 }
+  const d = sqlDelta(zeros, after, 10)
+  expect(d.statements).toBe(19)
+  expect(d.byKind).toEqual({ select: 4, insert: 5, update: 7, delete: 3 })
+  expect(d.statementsPerTransfer).toBe(1.9)
+  expect(d.commitsPerTransfer).toBe(0.3)
+  expect(sqlDelta(zeros, { ...zeros, Com_update_multi: 10 }, 10).statementsPerTransfer).toBe(1)
+  expect(sqlDelta(zeros, after, 0).statementsPerTransfer).toBeNull()
+})
