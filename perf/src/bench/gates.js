@@ -17,6 +17,8 @@ const { FINAL } = require('../../../handlers/src/common/states')
  * @property {number} committedStateChanges COMMITTED rows in transfer_state_change for the step's ids
  * @property {number} positionChanges participant_position_change rows of the step's COMMITTED transfers
  * @property {number} idsWithOtherThanTwoChanges committed ids without exactly two position changes
+ * @property {number} repeatedStateChanges (transfer, state) pairs with more than one transfer_state_change row
+ * @property {number} unpairedChangesOfOthers ids not committed with position changes, but not two (reserve and release)
  * @property {Record<string, string>} positionsBefore sum of all account values per currency
  * @property {Record<string, string>} positionsAfter
  * @property {number} nonFinalInDb transfers of the whole database not in a final state after the drain
@@ -43,8 +45,10 @@ function evaluateGates (f) {
     },
     {
       name: 'no duplicate ledger entries',
-      ok: f.distinctGenerated === f.generated && f.rows === f.distinctRows && f.idsWithOtherThanTwoChanges === 0 && f.positionChanges === 2 * committed,
-      detail: `${f.generated} ids (${f.distinctGenerated} distinct), ${f.rows} transfer rows, ${f.positionChanges} position changes of ${committed} committed transfers, ${f.idsWithOtherThanTwoChanges} with ≠ 2`
+      ok: f.distinctGenerated === f.generated && f.rows === f.distinctRows && f.idsWithOtherThanTwoChanges === 0 && f.positionChanges === 2 * committed &&
+        f.repeatedStateChanges === 0 && f.unpairedChangesOfOthers === 0,
+      detail: `${f.generated} ids (${f.distinctGenerated} distinct), ${f.rows} transfer rows, ${f.positionChanges} position changes of ${committed} committed transfers, ${f.idsWithOtherThanTwoChanges} with ≠ 2; ` +
+        `${f.repeatedStateChanges} states recorded twice; ${f.unpairedChangesOfOthers} transfers not committed with changes other than reserve and release`
     },
     {
       name: 'nothing in flight after the drain',

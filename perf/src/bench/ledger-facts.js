@@ -57,6 +57,8 @@ async function stepFacts (db, { ids, accepted, committedCallbacks, positionsBefo
   let committedStateChanges = 0
   let positionChanges = 0
   let idsWithOtherThanTwoChanges = 0
+  let repeatedStateChanges = 0
+  let unpairedChangesOfOthers = 0
   for (const part of chunks(ids)) {
     const marks = part.map(() => '?').join(',')
     const [states] = await db.raw(`SELECT state, COUNT(*) AS n, COUNT(DISTINCT transfer_id) AS d FROM transfer WHERE transfer_id IN (${marks}) GROUP BY state`, part)
@@ -69,6 +71,15 @@ async function stepFacts (db, { ids, accepted, committedCallbacks, positionsBefo
     positionChanges += changes.reduce((n, r) => n + Number(r.n), 0)
     const committedHere = states.filter((r) => r.state === 'COMMITTED').reduce((n, r) => n + Number(r.n), 0)
     idsWithOtherThanTwoChanges += changes.filter((r) => Number(r.n) !== 2).length + (committedHere - changes.length)
+    // A transfer passes through each state once: a second row of one state is a duplicate entry.
+    const [[repeated]] = await db.raw(`SELECT COUNT(*) AS n FROM (SELECT transfer_id, state FROM transfer_state_change
+      WHERE transfer_id IN (${marks}) GROUP BY transfer_id, state HAVING COUNT(*) > 1) x`, part)
+    repeatedStateChanges += Number(repeated.n)
+    // One not committed was never reserved (no change) or reserved and released (two).
+    const [[unpaired]] = await db.raw(`SELECT COUNT(*) AS n FROM (SELECT c.transfer_id FROM participant_position_change c
+      JOIN transfer t ON t.transfer_id = c.transfer_id AND t.state <> 'COMMITTED'
+      WHERE c.transfer_id IN (${marks}) GROUP BY c.transfer_id HAVING COUNT(*) <> 2) x`, part)
+    unpairedChangesOfOthers += Number(unpaired.n)
   }
   return {
     generated: ids.length,
@@ -81,6 +92,8 @@ async function stepFacts (db, { ids, accepted, committedCallbacks, positionsBefo
     committedStateChanges,
     positionChanges,
     idsWithOtherThanTwoChanges,
+    repeatedStateChanges,
+    unpairedChangesOfOthers,
     positionsBefore,
     positionsAfter: await positionSums(db),
     nonFinalInDb: await nonFinalCount(db)

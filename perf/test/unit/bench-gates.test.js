@@ -14,6 +14,8 @@ const clean = () => ({
   committedStateChanges: 100,
   positionChanges: 200,
   idsWithOtherThanTwoChanges: 0,
+  repeatedStateChanges: 0,
+  unpairedChangesOfOthers: 0,
   positionsBefore: { USD: '0.0000', EUR: '12.5000' },
   positionsAfter: { USD: '0', EUR: '12.5' },
   nonFinalInDb: 0
@@ -41,6 +43,10 @@ describe('validity gates', () => {
   it('fail on duplicate ids or ledger entries', () => {
     expect(failed({ ...clean(), distinctGenerated: 99 })).toEqual(['no duplicate ledger entries'])
     expect(failed({ ...clean(), positionChanges: 201, idsWithOtherThanTwoChanges: 1 })).toEqual(['no duplicate ledger entries'])
+    // A state recorded twice, or an aborted transfer released twice, whatever the committed ones say.
+    expect(failed({ ...clean(), repeatedStateChanges: 1 })).toEqual(['no duplicate ledger entries'])
+    expect(failed({ ...clean(), byState: { COMMITTED: 99, ABORTED_ERROR: 1 }, committedCallbacks: 99, committedStateChanges: 99, positionChanges: 198, unpairedChangesOfOthers: 1 }))
+      .toEqual(['no duplicate ledger entries'])
   })
 
   it('fail when anything is still in flight after the drain', () => {
