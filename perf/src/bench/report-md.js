@@ -61,8 +61,13 @@ function renderMarkdown (result, svgFiles) {
     const a = /** @type {any} */ (c).atReferenceStep
     L.push(`| ${label} | ${f(c.maxSustainableRate)} | ${f(c.maxKeptUpRate)} | ${f(c.singleP50)} | ${f(c.singleP99)} | ${f(a.sqlPerTransfer)} | ${f(a.commitsPerTransfer)} | ${f(a.kafkaPerTransfer)} | ${f(a.kafkaRequestsPerTransfer)} | ${f(a.cpuMsPerTransferTotal)} | ${f(a.offeredRate)} |`)
   }
-  L.push('', '*Max sustainable*: highest step with p99 within target, success and no backlog growth. *Kept up with*: highest step with success and no backlog growth whatever the latency (a lower bound when the ladder stopped first). ' +
-    'Work per transfer is read at each run\'s highest passing step (its first step if none passed); it includes what the processes burn when idle (below). Medians, with min–max over repetitions.', '')
+  L.push('', '*Max sustainable*: highest step with p99 within target, success, no backlog growth and its gates passed, as had every step below it. *Kept up with*: highest step with success and no backlog growth whatever the latency (a lower bound when the ladder stopped first). ' +
+    '*Single*: only measurements in which every transfer committed and the gates passed (a failed transfer has no latency to count, so a run with one is left out, and said so below). ' +
+    'Work per transfer is read at each run\'s max sustainable step (its first step if none); it includes what the processes burn when idle (below). Medians, with min–max over repetitions.', '')
+  for (const [label, c] of Object.entries(result.summary.byConfig)) {
+    const left = /** @type {any} */ (c).singlesLeftOut
+    if (left) L.push(`**${label}: ${left} single-transfer measurement(s) left out of the medians: a transfer failed or the gates did.**`, '')
+  }
   L.push('CPU ms per transfer by component (same steps):', '', `| configuration | ${COMPONENTS.join(' | ')} |`, `| --- |${COMPONENTS.map(() => ' --- |').join('')}`)
   for (const [label, c] of Object.entries(result.summary.byConfig)) L.push(`| ${label} | ${COMPONENTS.map((k) => f(/** @type {any} */ (c).atReferenceStep.cpuMsPerTransfer[k])).join(' | ')} |`)
   L.push('', 'Idle, % of one core (no load, after warm-up):', '')

@@ -36,6 +36,14 @@ function work (step) {
   }
 }
 
+/**
+ * A run's single-transfer measurement, if it counts: every transfer
+ * committed and its gates passed. A failed transfer has no latency, so
+ * percentiles over the others would look better than the run was.
+ * @param {any} run
+ */
+const countedSingle = (run) => (run.single && run.single.valid && !run.single.failed ? run.single : null)
+
 /** @param {any[]} runs all runs of one configuration */
 function summarizeConfig (runs) {
   const refs = runs.map(referenceStep).map(work).filter(Boolean)
@@ -47,8 +55,9 @@ function summarizeConfig (runs) {
     maxSustainableRate: spread(runs.map((run) => run.maxSustainableRate)),
     maxKeptUpRate: spread(runs.map((run) => run.maxKeptUpRate)),
     idlePctCore: Object.fromEntries(['api', 'handlers', 'kafka', 'mariadb'].map((c) => [c, spread(runs.map((run) => run.idle && run.idle.processes[c] ? run.idle.processes[c].pctCore : null))])),
-    singleP50: spread(runs.map((run) => run.single && run.single.latency.p50)),
-    singleP99: spread(runs.map((run) => run.single && run.single.latency.p99)),
+    singleP50: spread(runs.map((run) => countedSingle(run)?.latency.p50)),
+    singleP99: spread(runs.map((run) => countedSingle(run)?.latency.p99)),
+    singlesLeftOut: runs.filter((run) => run.single && !countedSingle(run)).length,
     atReferenceStep: {
       offeredRate: spread(refs.map((w) => w.offeredRate)),
       sqlPerTransfer: spread(refs.map((w) => w.sqlPerTransfer)),

@@ -56,6 +56,14 @@ describe('campaign summary', () => {
     expect(summarizeCampaign(runs.filter((r) => r.label === 'lingered'), configs).comparisons.variants).toBeUndefined()
   })
 
+  it('leaves a single-transfer measurement with a failed transfer out of the medians, and counts it', () => {
+    const runs = [run('batched', 100, [step(100)], 20), run('batched', 100, [step(100)], 10), run('batched', 100, [step(100)], 30)]
+    runs[1].single.failed = 1
+    const c = summarizeCampaign(runs).byConfig.batched
+    expect(c.singleP50).toEqual({ median: 25, min: 20, max: 30, n: 2 })
+    expect(c.singlesLeftOut).toBe(1)
+  })
+
   it('reads work, and compares, only at rates sustained on the way up: a step that passed above a failed one does not count', () => {
     const runs = [
       run('batched', 200, [step(100, { sql: 4 }), step(200, { sql: 3 }), step(400, { ok: false }), step(600, { sql: 1 })], 20),
