@@ -78,8 +78,8 @@ function renderMarkdown (result, svgFiles) {
   if (cmp.batchedVsNaive || cmp.tracingCost || cmp.variants) L.push('## Comparisons (same campaign, interleaved)', '')
   if (cmp.batchedVsNaive) {
     const c = cmp.batchedVsNaive
-    L.push(`- **Batched vs one message per batch**: max sustainable rate ×${n(c.maxRate)}, rate kept up with ×${n(c.keptUpRate)}; the naive pipeline's single-transfer p50 is ×${n(c.singleP50)} and its SQL per transfer ×${n(c.sqlPerTransfer)}.` +
-      (c.atCommonRate ? ` At ${c.atCommonRate.rate}/s (both sustain it): p99 ${c.atCommonRate.a.p99} vs ${c.atCommonRate.b.p99} ms, CPU ${c.atCommonRate.a.cpuMsPerTransfer} vs ${c.atCommonRate.b.cpuMsPerTransfer} ms/transfer.` : ' No offered rate was sustained by both.'))
+    L.push(`- **Batched vs one message per batch**: max sustainable rate ×${n(c.maxRate)}, rate kept up with ×${n(c.keptUpRate)}; the naive pipeline's single-transfer p50 is ×${n(c.singleP50)} and its SQL per transfer ×${n(c.sqlPerTransfer)} (each at its own max sustainable rate).` +
+      (c.atCommonRate ? ` At ${c.atCommonRate.rate}/s (both sustain it): p99 ${c.atCommonRate.a.p99} vs ${c.atCommonRate.b.p99} ms, CPU ${c.atCommonRate.a.cpuMsPerTransfer} vs ${c.atCommonRate.b.cpuMsPerTransfer} ms/transfer, SQL ${c.atCommonRate.a.sqlPerTransfer} vs ${c.atCommonRate.b.sqlPerTransfer} per transfer.` : ' No offered rate was sustained by both.'))
   }
   if (cmp.tracingCost) {
     const c = cmp.tracingCost
