@@ -35,6 +35,14 @@ function createWriteBatch () {
       return new Set(statements.flatMap((s) => s.keys || []))
     },
     /**
+     * Adds statements taken from another batch (`drain()`), as they are:
+     * the caller keeps them, so a transaction run again can send them again.
+     * @param {readonly Statement[]} taken
+     */
+    addAll (taken) {
+      statements.push(...taken)
+    },
+    /**
      * Moves another batch's statements to the end of this one (a shared
      * transaction's writes go out together: shared-transactions.js).
      * @param {{ drain: () => Statement[] }} other

@@ -152,9 +152,12 @@ async function runConsumer (opts) {
       const rows = await readOnce(db, statements, mode.traceContext)
       const staged = createWriteBatch()
       const results = await decide(parts, wheres, rows, { trx: null, writes: staged, reads, mode })
+      const decided = staged.drain()
+      // The work may run twice: a shared transaction that rolls back runs it
+      // again alone (shared-transactions.js), and each run sends every write.
       return run(async ({ writes, begin }) => {
         await begin([])
-        writes.take(staged)
+        writes.addAll(decided)
         return results
       }, opts)
     }

@@ -30,8 +30,11 @@ let producer
 let shared
 const stops = []
 
-/** How a runner uses the database. */
-const MODES = ['own transactions', 'reads first', 'shared transactions']
+/**
+ * How a runner uses the database. The notification handler runs reads first
+ * in shared transactions, where a transaction rolled back runs its work again.
+ */
+const MODES = ['own transactions', 'reads first', 'shared transactions', 'reads first, shared']
 
 beforeAll(async () => {
   db = createDb(config)
@@ -62,7 +65,7 @@ async function scenario (partitions = 1) {
 }
 
 async function start (s, handlerOpts = {}, settingsOverrides = {}, mode = MODES[0], transactions = shared) {
-  const readsFirst = mode === 'reads first'
+  const readsFirst = mode.startsWith('reads first')
   const runner = await runConsumer({
     kafka: tk.kafka,
     db,
@@ -72,7 +75,7 @@ async function start (s, handlerOpts = {}, settingsOverrides = {}, mode = MODES[
     topics: [s.inTopic],
     handleBatch: createEchoHandler({ table: s.table, outTopic: s.outTopic, viaWrites: readsFirst, ...handlerOpts }),
     readsFirst,
-    transact: mode === 'shared transactions' ? transactions.run : undefined,
+    transact: mode.includes('shared') ? transactions.run : undefined,
     settings: { ...settings, ...settingsOverrides }
   })
   stops.push(() => runner.stop())
@@ -236,6 +239,31 @@ test('consumers of one process that are ready while a shared transaction is open
   // Each chunk tells the shared transaction how many records it applies.
   expect(groups).toEqual([{ members: 1, records: 1, rolledBack: false }, { members: 2, records: 4, rolledBack: false }])
   expect([await effects(slow), await effects(a), await effects(b)]).toEqual([{ slow: 1 }, { a1: 1, a2: 1, a3: 1 }, { b: 1 }])
+})
+
+test('a shared transaction rolled back by another chunk: a chunk that read first runs again alone and commits every write', async () => {
+  const groups = []
+  const transactions = createSharedTransactions(db, { maxOpen: 1, onGroup: ({ ms, windowMs, ...g }) => groups.push(g) })
+  let release = () => {}
+  const gate = new Promise((resolve) => { release = () => resolve(undefined) })
+  const [slow, a, b] = [await scenario(), await scenario(), await scenario()]
+  const outs = [await tk.collect(slow.outTopic), await tk.collect(a.outTopic), await tk.collect(b.outTopic)]
+  await tk.send([{ topic: slow.inTopic, key: 'k', value: { id: 'slow' } }])
+  await start(slow, { gate }, { sessionTimeoutMs: 30000 }, 'shared transactions', transactions)
+  await waitUntil(async () => transactions.open() === 1, { what: 'the slow transaction open' })
+  // a reads first, as the notification handler does; b's first attempt fails,
+  // which rolls back the transaction the two share.
+  await tk.send([...['a1', 'a2', 'a3'].map((id) => ({ topic: a.inTopic, key: 'k', value: { id } })), { topic: b.inTopic, key: 'k', value: { id: 'b' } }])
+  await start(a, {}, {}, 'reads first, shared', transactions)
+  await start(b, { failFirstAttempts: 1 }, {}, 'shared transactions', transactions)
+  await waitUntil(async () => transactions.waiting() === 2, { what: 'both waiting' })
+  release()
+  await Promise.all([outs[0].waitForCount(1), outs[1].waitForCount(3), outs[2].waitForCount(1)])
+  expect(groups[1]).toEqual({ members: 2, records: 4, rolledBack: true })
+  expect([await effects(a), await effects(b)]).toEqual([{ a1: 1, a2: 1, a3: 1 }, { b: 1 }])
+  // Its progress is recorded too: a redelivery would find the records applied.
+  const [progress] = await db('consumer_progress').where({ consumer_group: a.groupId })
+  expect(Number(progress.last_offset)).toBe(2)
 })
 
 test('consumers of one process in lingering shared transactions: chunks join as they come, and each record is applied once, in order', async () => {
