@@ -53,7 +53,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
    * leaves its callbacks in this map until the process stops: rare, and no
    * more than such batches hold. One whose commit succeeded while the
    * database reported an error (the retry then finds the batch applied and
-   * never hears of it) is found by recovery (`unwrittenSince`), which calls
+   * never hears of it) is found by recovery (`unwrittenBetween`), which calls
    * written() for it.
    * @type {Map<string, Job>}
    */
@@ -181,11 +181,15 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
    * @returns {Promise<FirstOutcome[]>}
    */
   async function deliverFirst (jobs, waitMs) {
+    const now = Date.now()
     const mine = jobs.map((job) => {
       const known = unwritten.get(job.callbackId)
-      if (known) return known
+      if (known) {
+        known.unwrittenAt = now
+        return known
+      }
       job.notes = []
-      job.unwrittenAt = Date.now()
+      job.unwrittenAt = now
       unwritten.set(job.callbackId, job)
       if (!stopping) {
         held.set(job.callbackId, job)
@@ -239,13 +243,14 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
   }
 
   /**
-   * Callbacks that have waited for their rows since before `at` (ms since
-   * the epoch): a consumer's transaction takes milliseconds, so these are
-   * the ones whose commit went unheard, or never came.
-   * @param {number} at @returns {Job[]}
+   * Callbacks whose consumer's transaction last took them up (deliverFirst)
+   * between `from` and `to` (ms since the epoch) and has not said they are
+   * written: a transaction takes milliseconds, so these are the ones whose
+   * commit went unheard, or never came.
+   * @param {number} from @param {number} to @returns {Job[]}
    */
-  function unwrittenSince (at) {
-    return [...unwritten.values()].filter((job) => (job.unwrittenAt ?? 0) <= at)
+  function unwrittenBetween (from, to) {
+    return [...unwritten.values()].filter((job) => job.unwrittenAt !== undefined && job.unwrittenAt >= from && job.unwrittenAt <= to)
   }
 
   /** One delivery attempt, holding one of the participant's slots. @param {Job} job */
@@ -344,7 +349,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     enqueue,
     deliverFirst,
     written,
-    unwrittenSince,
+    unwrittenBetween,
     stop,
     forget,
     heldIds: () => [...held.keys()],

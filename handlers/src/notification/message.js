@@ -19,8 +19,9 @@ const MAX = { to: 128, transferId: 36, endpointType: 64, path: 256, headers: 655
 /**
  * A callback as the dispatcher holds it. `body` is the exact text to send.
  * `notes` are the outcomes of a callback whose row is not written yet
- * (`noted` of them went into the row; `unwrittenAt` is when it was first
- * tried, in ms since the epoch); `running` is its attempt in flight.
+ * (`noted` of them went into the row; `unwrittenAt` is when a consumer's
+ * transaction last took it up, in ms since the epoch); `running` is its
+ * attempt in flight.
  * @typedef {{ callbackId: string, participant: string, transferId: string | null, endpointType: string,
  *   method: string, path: string, headers: Record<string, string>, body: string | null, attempts: number,
  *   dueInMs: number, lastError?: string | null, exhausted?: boolean, lost?: boolean,

@@ -47,8 +47,13 @@ function createRecovery ({ repository, dispatcher, logger, intervalMs, batchSize
     return jobs.length === room ? 0 : intervalMs
   }
 
+  // Rows appear the moment their commit does; one not there minutes later
+  // belongs to a batch that was dead-lettered or moved to another replica.
+  const UNHEARD_WINDOW_MS = 5 * 60 * 1000
+
   async function writeUnheard () {
-    const waiting = dispatcher.unwrittenSince(Date.now() - intervalMs)
+    const now = Date.now()
+    const waiting = dispatcher.unwrittenBetween(now - intervalMs - UNHEARD_WINDOW_MS, now - intervalMs)
     if (!waiting.length) return
     const found = new Set(await repository.writtenByMe(waiting.map((job) => job.callbackId)))
     const written = waiting.filter((job) => found.has(job.callbackId))

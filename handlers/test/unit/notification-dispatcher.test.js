@@ -110,6 +110,28 @@ test('a retried transaction gets the same callbacks back, not a second delivery'
   await dispatcher.stop(0)
 })
 
+test('unwrittenBetween: the callbacks a consumer last took up in that window and never said were written', async () => {
+  const { http, dispatcher } = setup()
+  const clock = jest.spyOn(Date, 'now').mockReturnValue(1000)
+  try {
+    const [a] = await dispatcher.deliverFirst([job('p')], 0)
+    clock.mockReturnValue(2000)
+    const [b] = await dispatcher.deliverFirst([job('p')], 0)
+    expect(dispatcher.unwrittenBetween(0, 1500)).toEqual([a.job])
+    expect(dispatcher.unwrittenBetween(0, 2000)).toEqual([a.job, b.job])
+    // A retried transaction takes it up again: its clock starts over.
+    clock.mockReturnValue(3000)
+    await dispatcher.deliverFirst([{ ...a.job }], 0)
+    expect(dispatcher.unwrittenBetween(0, 2500)).toEqual([b.job])
+    dispatcher.written([b.job])
+    expect(dispatcher.unwrittenBetween(0, 3000)).toEqual([a.job])
+  } finally {
+    clock.mockRestore()
+    for (let i = 0; i < http.waiting.length; i++) http.answer(i, 200)
+    await dispatcher.stop(0)
+  }
+})
+
 test('a participant without the endpoint is tried again like one that is down: an endpoint registered meanwhile gets the callback', async () => {
   let asked = 0
   // Registered between the first attempt and the second.
