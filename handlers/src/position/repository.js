@@ -9,7 +9,8 @@ const { parseAmount, toDbDecimal } = require('@switchyard/shared/money')
  * Positions with their net debit cap and liquidity (minus the value of the
  * participant's SETTLEMENT account in the same currency), locked for the
  * batch. Messages are partitioned by account, so the lock is a safety net,
- * not the mechanism (DESIGN.md rule 3).
+ * not the mechanism (DESIGN.md rule 3); in a shared transaction it is no
+ * net at all, which is why saveAccountValues names its accounts.
  * @param {number[]} accountIds
  */
 function accountsQuery (accountIds) {
@@ -50,7 +51,12 @@ async function lockAccounts (trx, accountIds) {
 
 /**
  * New values of every account the batch moved: one statement, added to the
- * write batch.
+ * write batch. The values are absolute, planned from the locked read, so the
+ * statement names the accounts it writes: two chunks that moved one account
+ * (possible only while its messages are in two partitions, after the
+ * partition count grew) never commit in one shared transaction, where their
+ * locks would not keep them apart and one update would be lost; each runs
+ * alone, and the row lock orders them.
  * @param {ReturnType<typeof import('@switchyard/shared/db').createWriteBatch>} writes
  * @param {Map<number, bigint>} values
  * @param {Map<number, number>} changeCounts
@@ -61,7 +67,7 @@ function saveAccountValues (writes, values, changeCounts) {
   writes.add(
     `INSERT INTO participant_position (account_id, value, change_seq) VALUES ${rows.map(() => '(?, ?, ?)').join(', ')}
      ON DUPLICATE KEY UPDATE change_seq = change_seq + VALUES(change_seq), value = VALUES(value), updated_at = CURRENT_TIMESTAMP(3)`,
-    rows.flat())
+    rows.flat(), undefined, [...values.keys()].map((id) => `account:${id}`))
 }
 
 /**
