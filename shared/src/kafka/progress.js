@@ -30,7 +30,8 @@ const ZLIB_CMF = 0x78
  * reads first (run-consumer.js `readsFirst`, the notification handler) sends
  * it before its transaction, where it locks nothing: there, in the moment of
  * a rebalance, the overlap is caught by its writes' primary keys (a callback
- * row twice fails the INSERT), and the batch is retried.
+ * row twice fails the INSERT), and the batch is retried; a chunk with no such
+ * write cannot move the row back (recordProgress).
  * @param {{ group: string, topic: string, partition: number, fromOffset: bigint }} where
  */
 function progressQuery ({ group, topic, partition, fromOffset }) {
@@ -109,6 +110,11 @@ function toProgress (rows) {
 /**
  * Records a newly applied chunk, replacing the previous one: added to the
  * transaction's write batch, so it travels with the handler's own writes.
+ * Progress never goes back: a consumer that read first (no lock) and lost
+ * its partition meanwhile may commit a chunk after the new owner committed
+ * later ones, and its row would otherwise make those look unapplied and drop
+ * their messages to replay. MariaDB assigns left to right, so the first two
+ * compare with the stored last_offset before it changes.
  * @param {ReturnType<typeof import('../db/write-batch').createWriteBatch>} writes
  * @param {{ group: string, topic: string, partition: number }} where
  * @param {ProgressRow} row
@@ -117,7 +123,10 @@ function recordProgress (writes, { group, topic, partition }, row) {
   writes.add(
     `INSERT INTO consumer_progress (consumer_group, topic, kafka_partition, first_offset, last_offset, outgoing)
      VALUES (?, ?, ?, ?, ?, ?)
-     ON DUPLICATE KEY UPDATE first_offset = VALUES(first_offset), last_offset = VALUES(last_offset), outgoing = VALUES(outgoing)`,
+     ON DUPLICATE KEY UPDATE
+       first_offset = IF(VALUES(last_offset) >= last_offset, VALUES(first_offset), first_offset),
+       outgoing = IF(VALUES(last_offset) >= last_offset, VALUES(outgoing), outgoing),
+       last_offset = GREATEST(last_offset, VALUES(last_offset))`,
     [group, topic, partition, String(row.firstOffset), String(row.lastOffset), packOutgoing(row.outgoing)])
 }
 
