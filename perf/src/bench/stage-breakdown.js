@@ -28,6 +28,9 @@ const SHARED_METRICS = {
 /** The gauge of the window the latest lingering shared transaction had (DB_SHARED_LINGER_MS, DB_SHARED_LINGER_SHARE). */
 const WINDOW_METRIC = 'switchyard_shared_transaction_window_seconds'
 
+/** Shared transactions rolled back (a chunk failed, or two wrote the same row): each of their chunks ran again alone. */
+const ROLLBACKS_METRIC = 'switchyard_shared_transaction_rollbacks_total'
+
 /** prom-client's default GC histogram, with the registry's prefix (shared/src/metrics/index.js), labelled by kind. */
 const GC_METRIC = 'switchyard_nodejs_gc_duration_seconds'
 
@@ -87,6 +90,9 @@ const windowOf = (parsed) => {
   return sample && sample.value > 0 ? sample.value * 1000 : undefined
 }
 
+/** The shared transactions rolled back so far, if the process has the counter. @param {Exposition} parsed @returns {number | undefined} */
+const rollbacksOf = (parsed) => parsed.samples.find((x) => x.name === ROLLBACKS_METRIC)?.value
+
 /**
  * What a sum and count grew by between two scrapes (absent counts as zero).
  * @param {{ sum: number, count: number } | undefined} after @param {{ sum: number, count: number } | undefined} before
@@ -113,7 +119,7 @@ const parseGc = (text) => gcOf(parse(text))
  */
 const parseShared = (text) => sharedOf(parse(text))
 
-/** @typedef {{ stages: ReturnType<typeof parseStages>, gc: ReturnType<typeof parseGc>, shared: ReturnType<typeof sharedOf>, windowMs?: number, at: number }} Scrape */
+/** @typedef {{ stages: ReturnType<typeof parseStages>, gc: ReturnType<typeof parseGc>, shared: ReturnType<typeof sharedOf>, windowMs?: number, rollbacks?: number, at: number }} Scrape */
 
 /**
  * The handler processes' metrics as one: each stage runs in one of them, and
@@ -125,6 +131,8 @@ function mergeScrapes (scrapes) {
   const out = { stages: {}, gc: {}, shared: {}, at: Math.max(0, ...scrapes.map((x) => x.at)) }
   const windows = scrapes.map((x) => x.windowMs).filter((x) => x !== undefined)
   if (windows.length) out.windowMs = Math.max(...windows)
+  const rollbacks = scrapes.map((x) => x.rollbacks).filter((x) => x !== undefined)
+  if (rollbacks.length) out.rollbacks = rollbacks.reduce((a, b) => a + b, 0)
   for (const { stages, gc, shared } of scrapes) {
     for (const [stage, metrics] of Object.entries(stages)) {
       const into = (out.stages[stage] ||= {})
@@ -152,7 +160,7 @@ function mergeScrapes (scrapes) {
  */
 const stagesOfTexts = (texts) => mergeScrapes(texts.map((text) => {
   const parsed = parse(text)
-  return { stages: stagesOf(parsed), gc: gcOf(parsed), shared: sharedOf(parsed), windowMs: windowOf(parsed), at: Date.now() }
+  return { stages: stagesOf(parsed), gc: gcOf(parsed), shared: sharedOf(parsed), windowMs: windowOf(parsed), rollbacks: rollbacksOf(parsed), at: Date.now() }
 }))
 
 /**
@@ -193,8 +201,9 @@ function stageDelta (before, after) {
 /**
  * The shared transactions between two scrapes: how many, chunks per one, mean
  * time open, and the share of the time one was open (summed over the handler
- * processes, so up to their number × DB_SHARED_TRANSACTIONS), and the latest
- * lingering window when one was set. Null when none ran.
+ * processes, so up to their number × DB_SHARED_TRANSACTIONS), how many were
+ * rolled back (their chunks then ran again, each alone: work done twice), and
+ * the latest lingering window when one was set. Null when none ran.
  * @param {Scrape} before @param {Scrape} after
  */
 function sharedDelta (before, after) {
@@ -207,6 +216,7 @@ function sharedDelta (before, after) {
     chunksPerTransaction: round(chunks.sum / chunks.count, 1),
     meanMs: round(seconds.sum / seconds.count * 1000),
     busyShare: elapsedS > 0 ? round(seconds.sum / elapsedS) : null,
+    ...(after.rollbacks !== undefined ? { rolledBack: after.rollbacks - (before.rollbacks || 0) } : {}),
     ...(after.windowMs !== undefined ? { windowMs: round(after.windowMs, 1) } : {})
   }
 }
@@ -217,7 +227,7 @@ function stagesLine (stages) {
   const { byStage, handlersGc, sharedTransactions: sh } = stages
   const gcText = Object.entries(handlersGc || {}).map(([k, x]) => `${k} ${x.count}×${x.meanMs}`).join(', ')
   return Object.entries(byStage).map(([s, x]) => `${s} ${x.recordsPerTransaction}/tx gap ${x.queueGapMs} db ${x.dbMs} produce ${x.produceMs}`).join('; ') +
-    (sh ? `; shared transactions ${sh.transactions}, ${sh.chunksPerTransaction} chunks/tx, ${sh.meanMs} ms open, busy ${sh.busyShare}${sh.windowMs !== undefined ? `, window ${sh.windowMs} ms` : ''}` : '') +
+    (sh ? `; shared transactions ${sh.transactions}, ${sh.chunksPerTransaction} chunks/tx, ${sh.meanMs} ms open, busy ${sh.busyShare}${sh.rolledBack ? `, ${sh.rolledBack} rolled back` : ''}${sh.windowMs !== undefined ? `, window ${sh.windowMs} ms` : ''}` : '') +
     (gcText ? `; handlers GC (count×mean ms) ${gcText}` : '')
 }
 

@@ -60,6 +60,10 @@ test('shared transactions: how many, chunks per one, time open, and the share of
   const lingering = stageDelta(at(1000, { n: 50, seconds: 0.5, chunks: 60 }), { ...at(3000, { n: 150, seconds: 2, chunks: 310 }), windowMs: 2.46 })
   expect(lingering.sharedTransactions).toEqual({ transactions: 100, chunksPerTransaction: 2.5, meanMs: 15, busyShare: 0.75, windowMs: 2.5 })
   expect(stagesLine({ byStage: {}, handlersGc: {}, sharedTransactions: lingering.sharedTransactions })).toBe('; shared transactions 100, 2.5 chunks/tx, 15 ms open, busy 0.75, window 2.5 ms')
+  // Rolled back meanwhile (a chunk failed, or two wrote one row): said, as their chunks ran twice.
+  const rolled = stageDelta({ ...at(1000, { n: 50, seconds: 0.5, chunks: 60 }), rollbacks: 2 }, { ...at(3000, { n: 150, seconds: 2, chunks: 310 }), rollbacks: 5 })
+  expect(rolled.sharedTransactions.rolledBack).toBe(3)
+  expect(stagesLine({ byStage: {}, handlersGc: {}, sharedTransactions: rolled.sharedTransactions })).toBe('; shared transactions 100, 2.5 chunks/tx, 15 ms open, busy 0.75, 3 rolled back')
   // None between the scrapes (the naive baseline, or DB_SHARED_TRANSACTIONS=0): nothing to say.
   expect(stageDelta(at(1000, { n: 50, seconds: 0.5, chunks: 60 }), at(3000, { n: 50, seconds: 0.5, chunks: 60 })).sharedTransactions).toBeNull()
 })
@@ -101,9 +105,10 @@ describe('several handler processes', () => {
     const ledger = await metricsServer(exposition({ tx: 30, records: 120, gapSum: 0.45, gaps: 120, dbSum: 0.12, chunks: 30, gcCount: 9, gcSum: 0.03 }) + '\n' +
       sharedExposition({ n: 6, seconds: 0.25, chunks: 12 }) + '\nswitchyard_shared_transaction_window_seconds 0')
     const callbacks = await metricsServer(notification(5, 3) + '\n' + sharedExposition({ n: 4, seconds: 0.5, chunks: 4 }) + '\n' +
-      'switchyard_shared_transaction_window_seconds 0.003')
+      'switchyard_shared_transaction_window_seconds 0.003\nswitchyard_shared_transaction_rollbacks_total 2')
     const both = await scrapeStages([ledger, callbacks])
     expect(both.windowMs).toBeCloseTo(3, 9) // the one process that lingered (the gauge reads 0 in the other)
+    expect(both.rollbacks).toBe(2)
     expect(Object.keys(both.stages).sort()).toEqual(['idle-stage', 'notification', 'prepare'])
     expect(both.stages.notification.transaction).toEqual({ sum: 50, count: 5 })
     expect(both.stages.prepare.transaction).toEqual({ sum: 120, count: 30 })
