@@ -31,6 +31,10 @@ function buildApp (deps) {
     bodyLimit: config.API_BODY_LIMIT_BYTES,
     // Participants' connections are long-lived; keep them open between bursts.
     keepAliveTimeout: 65000,
+    // While closing, a request on a connection still open is served (and
+    // answered with Connection: close), not refused with a bare 503: the
+    // producer is still open (drain.js).
+    return503OnClosing: false,
     ajv: {
       // FSPIOP values are strings: a number where a string belongs is an
       // error (3101), not something to coerce; an unknown property is an

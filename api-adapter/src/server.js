@@ -13,6 +13,7 @@ const { createLifecycle } = require('@switchyard/shared/lifecycle')
 const { createRuntime } = require('@switchyard/shared/runtime')
 const { buildApp } = require('./app')
 const { buildAdminApp } = require('./admin/app')
+const { createDrain } = require('./drain')
 
 /**
  * @param {import('fastify').FastifyInstance} app
@@ -32,13 +33,18 @@ async function listen (app, host, port) {
  */
 async function startApi (runtime) {
   const { config, logger, lifecycle, db } = runtime
+  // A third of the shutdown budget each for draining participants'
+  // connections and for the requests still in flight (drain.js).
+  const third = Math.floor(config.SHUTDOWN_TIMEOUT_MS / 3)
   const admin = buildAdminApp({ config, db, logger: logger.child({ component: 'admin-api' }) })
+  const adminDrain = createDrain(admin, { drainMs: 0, closeMs: third })
   const adminUrl = await listen(admin, config.ADMIN_HOST, config.ADMIN_PORT)
-  lifecycle.add('admin-api', () => admin.close())
+  lifecycle.add('admin-api', () => adminDrain.close())
   const app = buildApp({ ...runtime, logger: logger.child({ component: 'api-adapter' }) })
+  const drain = createDrain(app, { drainMs: Math.min(config.API_DRAIN_MS, third), closeMs: third })
   const url = await listen(app, config.API_HOST, config.API_PORT)
   // Added last, closed first: stop taking requests before producers close.
-  lifecycle.add('api-adapter', () => app.close())
+  lifecycle.add('api-adapter', () => drain.close())
   return { url, adminUrl, app }
 }
 

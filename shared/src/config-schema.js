@@ -25,6 +25,7 @@ const schema = {
 
   API_HOST: { group: 'api', type: 'string', default: '127.0.0.1', description: 'Interface the api-adapter listens on (`0.0.0.0` in containers).' },
   API_PORT: { group: 'api', type: 'integer', min: 0, default: 3000, description: 'Port of the participant-facing FSPIOP API.' },
+  API_DRAIN_MS: { group: 'api', type: 'integer', min: 0, default: 3000, description: 'On shutdown, how long the participant API keeps answering on the keep-alive connections participants hold, each answer with `Connection: close` so their pools let go, before it closes the idle rest (it stops early once none is left). Within SHUTDOWN_TIMEOUT_MS (at most a third of it).' },
   API_BODY_LIMIT_BYTES: { group: 'api', type: 'integer', min: 1024, default: 65536, description: 'Largest request body accepted; larger requests get a 3104 (too large payload) error, HTTP 400.' },
   HEALTH_PORT: { group: 'api', type: 'integer', min: 0, default: 3001, description: 'Port of `/health` for processes that run handlers without the API (each Kubernetes handler pod).' },
   ADMIN_HOST: { group: 'api', type: 'string', default: '127.0.0.1', description: 'Interface of the operator-facing admin API (keep it off public networks).' },
