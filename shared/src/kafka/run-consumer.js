@@ -98,6 +98,10 @@ async function runConsumer (opts) {
   const log = logger.child({ consumer: groupId })
   // Set once stop() begins: nothing new starts, and a crash is not restarted.
   let stopping = false
+  /** @type {() => void} */
+  let wakeOnStop = () => {}
+  /** Resolves when stop() is called: a retry's backoff ends there. */
+  const stopSignal = new Promise((resolve) => { wakeOnStop = () => resolve(undefined) })
   const consumer = kafka.consumer({
     groupId,
     allowAutoTopicCreation: false,
@@ -247,8 +251,11 @@ async function runConsumer (opts) {
         const retriable = isRetriable(err)
         log.warn({ err, attempt, retriable }, `${ctx.what} failed`)
         if (ctx.bounded && !retriable && attempt >= settings.maxAttempts) return { ok: false, err, attempts: attempt }
-        if (!ctx.isRunning()) throw err
-        await sleep(backoff(attempt, settings.backoffMs))
+        // Stopping gives up (kafkajs says running until its disconnect, which
+        // waits for this chunk): the chunk's offsets stay unresolved, so the
+        // partition's next owner takes it up again, or replays what it emits.
+        if (!ctx.isRunning() || stopping) throw err
+        await Promise.race([sleep(backoff(attempt, settings.backoffMs)), stopSignal])
         await ctx.heartbeat().catch(() => {})
       }
     }
@@ -516,7 +523,10 @@ async function runConsumer (opts) {
       // leave the group: a graceful stop redelivers nothing.
       stopped = stopped || (async () => {
         stopping = true
-        consumer.pause(topics.map((topic) => ({ topic })))
+        wakeOnStop()
+        // After a crash kafkajs has no consumer group until it restarts, and
+        // pause() throws: the stop must still commit and disconnect.
+        try { consumer.pause(topics.map((topic) => ({ topic }))) } catch (err) { log.warn({ err }, 'could not pause the consumer while stopping') }
         await batches.idle()
         await commits.close()
         await consumer.disconnect()

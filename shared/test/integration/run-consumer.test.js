@@ -18,6 +18,7 @@ const { createLogger } = require('../../src/logger')
 const { createDb, createSharedTransactions } = require('../../src/db')
 const { runConsumer, runnerSettings, createProducer, deadLetterTopic } = require('../../src/kafka')
 const { createEchoHandler, createEffectsTable } = require('../fixtures/echo-handler')
+const { settledWithin } = require('../../src/settled-within')
 
 const config = testConfig()
 const logger = createLogger(config)
@@ -64,12 +65,12 @@ async function scenario (partitions = 1) {
   return s
 }
 
-async function start (s, handlerOpts = {}, settingsOverrides = {}, mode = MODES[0], transactions = shared) {
+async function start (s, handlerOpts = {}, settingsOverrides = {}, mode = MODES[0], transactions = shared, withProducer = producer) {
   const readsFirst = mode.startsWith('reads first')
   const runner = await runConsumer({
     kafka: tk.kafka,
     db,
-    producer,
+    producer: withProducer,
     logger,
     groupId: s.groupId,
     topics: [s.inTopic],
@@ -127,6 +128,25 @@ test('offsets are committed by interval, not after every fetch; a stop commits w
   const outIds = out.messages.map((m) => m.value.id)
   expect(new Set(outIds).size).toBe(31)
   expect(await effects(s)).toEqual(Object.fromEntries(outIds.map((id) => [id, 1])))
+})
+
+test('a stop while the broker refuses every produce ends at once; the next owner emits what was committed', async () => {
+  const s = await scenario(1)
+  const out = await tk.collect(s.outTopic)
+  let produceAttempts = 0
+  const brokerAway = { sendSoon: async () => { produceAttempts++; throw Object.assign(new Error('broker away'), { retriable: true }) } }
+  await tk.send([{ topic: s.inTopic, key: 'k', value: { id: 'committed-then-stopped' } }])
+  const runner = await start(s, {}, {}, MODES[0], shared, brokerAway)
+  // The chunk's transaction committed; its produce is being retried.
+  await waitUntil(async () => produceAttempts >= 2, { what: 'produce retried' })
+  expect(await effects(s)).toEqual({ 'committed-then-stopped': 1 })
+  expect(await settledWithin(runner.stop(), 3000)).toBe(true)
+  expect(await committedTotal(s)).toBe(0)
+  // Whoever consumes the partition next replays the stored message, without applying it again.
+  await start(s)
+  await out.waitForCount(1)
+  expect(out.messages.map((m) => m.value.id)).toEqual(['committed-then-stopped'])
+  expect(await effects(s)).toEqual({ 'committed-then-stopped': 1 })
 })
 
 test('a rebalance commits what the consumer has finished before the group settles', async () => {
