@@ -282,8 +282,16 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
       if (statusCode < 200 || statusCode > 299) error = `HTTP ${statusCode} from ${url}`.slice(0, 500)
     } catch (err) {
       failure = err
-      error = aborting ? 'aborted: the notification handler was shutting down' : describeError(err)
+      error = describeError(err)
       if (err instanceof EndpointError && !err.retriable) job.exhausted = true
+    }
+    // Cut short by this instance's own shutdown: not the participant's
+    // failure, so it spends none of its attempts (it could be the last one,
+    // and dead-letter a callback over a rollout). The row stays as it was,
+    // PENDING, and the claim released at stop lets another instance retry it.
+    if (aborting && failure) {
+      logger.warn({ callbackId: job.callbackId, participant: job.participant, attempt: n }, 'callback attempt aborted by shutdown; not counted')
+      return
     }
     job.attempts = n
     const durationMs = performance.now() - t0
