@@ -100,7 +100,8 @@ async function main () {
   const runtime = await createRuntime({ config, logger, lifecycle })
   const started = await startHandlers(runtime, requested)
   const server = await startHealthServer({ port: config.HEALTH_PORT, host: config.API_HOST, health: runtime.health, metrics: runtime.metrics })
-  lifecycle.add('health server', () => new Promise((resolve) => server.close(() => resolve())))
+  // A scraper's keep-alive connection would hold close() for its timeout.
+  lifecycle.add('health server', () => new Promise((resolve) => { server.close(() => resolve()); server.closeAllConnections() }))
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.HEALTH_PORT
   logger.info({ handlers: started, health: `http://${config.API_HOST}:${port}/health` }, 'handlers running')

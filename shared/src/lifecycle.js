@@ -38,8 +38,17 @@ function createLifecycle ({ logger, timeoutMs, exit = (code) => process.exit(cod
   }
 
   function installSignalHandlers () {
+    let signalled = false
     for (const signal of ['SIGTERM', 'SIGINT']) {
-      process.once(signal, () => {
+      // Kept for every signal: a second one (a double Ctrl-C, a forwarded
+      // SIGTERM) must not fall back to Node's default and kill the process
+      // in the middle of its graceful stop; the timeout still bounds it.
+      process.on(signal, () => {
+        if (signalled) {
+          logger.warn({ signal }, 'already shutting down')
+          return
+        }
+        signalled = true
         const timer = setTimeout(() => {
           logger.error({ timeoutMs }, 'shutdown timed out; exiting')
           exit(1)
