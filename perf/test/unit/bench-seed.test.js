@@ -1,7 +1,7 @@
 'use strict'
 
 const crypto = require('node:crypto')
-const { buildBatch, positionsUpdate, decimal, uuid7 } = require('../../src/bench/seed-rows')
+const { buildBatch, positionsUpdate, decimal, spreadUuid } = require('../../src/bench/seed-rows')
 
 describe('seeded ledger rows', () => {
   it('writes scaled integers as exact DECIMAL(18,4) literals', () => {
@@ -10,11 +10,23 @@ describe('seeded ledger rows', () => {
     expect(decimal(-100)).toBe('-0.0100')
   })
 
-  it('makes time-ordered version 7 UUIDs', () => {
-    const a = uuid7(1700000000000, crypto.randomBytes(10))
-    const b = uuid7(1700000000001, crypto.randomBytes(10))
-    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
-    expect(a < b).toBe(true)
+  it('makes version 4 UUIDs that rise with the transfer and cover the whole id space, as random ids do', () => {
+    const total = 10e6
+    const idsOf = (from) => {
+      const participants = [1, 2].map((i) => ({ name: `p${i}`, positionAccountId: i }))
+      const b = buildBatch({ from, count: 100, total, startMs: 0, spanMs: 1000, currency: 'USD', participants, running: { values: new Map() } })
+      return [...b.statements[0].matchAll(/\('([0-9a-f-]{36})'/g)].map((m) => m[1])
+    }
+    const first = idsOf(0)
+    const last = idsOf(total - 100)
+    const all = [...first, ...last]
+    for (const id of all) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    expect([...all].sort()).toEqual(all)
+    const top = (id) => parseInt(id.slice(0, 8), 16)
+    expect(top(last[last.length - 1]) - top(first[0])).toBeGreaterThan(0.99 * 2 ** 32)
+    // Transfer 5 of 10 lies in the sixth tenth of the space.
+    const middle = top(spreadUuid(5, 10, crypto.randomBytes(14)))
+    expect(middle >= 0.5 * 2 ** 32 && middle < 0.6 * 2 ** 32).toBe(true)
   })
 
   it('keeps every account consistent: batch deltas sum to the running values and to zero overall', () => {
