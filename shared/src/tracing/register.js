@@ -47,6 +47,7 @@ function registerTracing (role) {
     serviceName: service,
     autoDetectResources: false,
     sampler: new ParentBasedSampler({ root: linkedSampler(new TraceIdRatioBasedSampler(config.TRACING_SAMPLE_RATIO)) }),
+    spanLimits: spanLimits(config),
     spanProcessors: processors,
     instrumentations: [new MySQL2Instrumentation()]
   })
@@ -54,6 +55,16 @@ function registerTracing (role) {
   sdk = instance
   return { enabled: true, service }
 }
+
+/**
+ * A batch span carries one link per message of its chunk (stage-spans.js),
+ * up to KAFKA_MAX_BATCH_SIZE of them. The SDK keeps at most 128 links by
+ * default, and silently the LAST ones: a bigger chunk (a backlog being
+ * caught up) would lose its oldest messages' stage events, those that
+ * waited longest, from the gap report.
+ * @param {import('../config').Config} config
+ */
+const spanLimits = (config) => ({ linkCountLimit: Math.max(128, config.KAFKA_MAX_BATCH_SIZE) })
 
 /**
  * A root sampler for spans that start a trace: one linked to a sampled span
@@ -80,4 +91,4 @@ async function shutdownTracing () {
   if (s) await s.shutdown()
 }
 
-module.exports = { registerTracing, shutdownTracing, linkedSampler }
+module.exports = { registerTracing, shutdownTracing, linkedSampler, spanLimits }

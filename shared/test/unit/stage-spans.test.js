@@ -9,11 +9,13 @@ const { trace, propagation, context, TraceFlags, ROOT_CONTEXT } = require('@open
 const { W3CTraceContextPropagator } = require('@opentelemetry/core')
 const { TracerProvider, InMemorySpanExporter, SimpleSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, SamplingDecision } = require('@opentelemetry/sdk-trace')
 const { startStageSpans } = require('../../src/tracing/stage-spans')
-const { linkedSampler } = require('../../src/tracing/register')
+const { linkedSampler, spanLimits } = require('../../src/tracing/register')
+const { loadConfig } = require('../../src/config')
 
 const exporter = new InMemorySpanExporter()
 const sampler = new ParentBasedSampler({ root: linkedSampler(new TraceIdRatioBasedSampler(1)) })
-const provider = new TracerProvider({ sampler, spanProcessors: [new SimpleSpanProcessor({ exporter })] })
+// The limits registerTracing() gives the SDK, with the default configuration.
+const provider = new TracerProvider({ sampler, spanLimits: spanLimits(loadConfig({})), spanProcessors: [new SimpleSpanProcessor({ exporter })] })
 /** The spans ended so far, once the processor has handed them over. */
 const finished = async () => { await provider.forceFlush(); return exporter.getFinishedSpans() }
 beforeAll(() => {
@@ -86,4 +88,13 @@ test('a span that starts a trace is sampled when it links to a sampled span, els
   expect(decide([link(1, false), link(2, true)])).toBe(SamplingDecision.RECORD_AND_SAMPLED)
   expect(decide([link(1, false)])).toBe(SamplingDecision.NOT_RECORD)
   expect(decide([])).toBe(SamplingDecision.NOT_RECORD)
+})
+
+test('a chunk as large as KAFKA_MAX_BATCH_SIZE keeps a link for every message, the oldest included', async () => {
+  const size = loadConfig({}).KAFKA_MAX_BATCH_SIZE
+  const records = Array.from({ length: size }, (_, i) => record(i, { traceparent: traceparent((i % 9) + 1) }, { transferId: `t${i}`, action: 'reserve' }))
+  startStageSpans({ stage: 'position', topic: 'sy.position', partition: 3, pickedUpAt: 5000, records }).end()
+  const [batch] = (await finished()).filter((s) => s.name === 'position batch')
+  expect(batch.links).toHaveLength(size)
+  expect(batch.links[0].attributes['switchyard.transfer_id']).toBe('t0')
 })
