@@ -2,8 +2,13 @@
 
 // Who ran which SQL. A handler runs one DB transaction per batch of messages
 // (its SQL spans are children of the batch span), so each message of the
-// batch is charged statements ÷ batch size — fractions are expected. SQL run
-// under an event's own span (an API request) is charged to that event whole.
+// batch is charged statements ÷ batch size — fractions are expected. Chunks
+// applied in one transaction (several partitions' chunks of a consumer, or
+// several consumers' in a shared transaction) run all its SQL under the first
+// chunk's batch span; the others name it (`switchyard.transaction.span_id`),
+// and every message of them all is charged statements ÷ their records. SQL
+// run under an event's own span (an API request) is charged to that event
+// whole.
 
 const { attr, isBatch, isSql, isEvent } = require('./span-kinds')
 
@@ -43,6 +48,26 @@ function createSqlAttribution (spans, index) {
     }
   }
 
+  /** The batch span whose transaction this batch's SQL ran in (following owners). @param {Span} batch */
+  function transactionOf (batch) {
+    let at = batch
+    for (let depth = 0; depth < MAX_DEPTH; depth++) {
+      const ownerId = attr(at, 'switchyard.transaction.span_id')
+      const owner = ownerId === undefined ? undefined : index.bySpanId.get(String(ownerId))
+      if (!owner || !isBatch(owner) || owner === at) return at
+      at = owner
+    }
+    return at
+  }
+  const sizeOf = (/** @type {Span} */ batch) => Number(attr(batch, 'switchyard.batch.size')) || batch.links.length || 1
+  /** @type {Map<Span, number>} records of every batch whose SQL each transaction carried */
+  const recordsOf = new Map()
+  for (const s of spans) {
+    if (!isBatch(s)) continue
+    const tx = transactionOf(s)
+    recordsOf.set(tx, (recordsOf.get(tx) || 0) + sizeOf(s))
+  }
+
   /**
    * @param {Span} event
    * @returns {{ statements: number, ms: number, batchSize: number | null, batchMissing: boolean }}
@@ -56,9 +81,10 @@ function createSqlAttribution (spans, index) {
       if (candidate && isBatch(candidate)) batch = candidate
     }
     if (!batch) return { statements: own.count, ms: own.ms, batchSize: null, batchMissing: batchId !== undefined }
-    const size = Number(attr(batch, 'switchyard.batch.size')) || batch.links.length || 1
-    const shared = owned.get(batch) || { count: 0, ms: 0 }
-    return { statements: own.count + shared.count / size, ms: own.ms + shared.ms / size, batchSize: size, batchMissing: false }
+    const tx = transactionOf(batch)
+    const records = recordsOf.get(tx) || sizeOf(batch)
+    const shared = owned.get(tx) || { count: 0, ms: 0 }
+    return { statements: own.count + shared.count / records, ms: own.ms + shared.ms / records, batchSize: sizeOf(batch), batchMissing: false }
   }
 
   return { sqlOf, totals }

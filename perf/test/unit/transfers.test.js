@@ -76,6 +76,22 @@ test('SQL of a batch is shared by its messages: statements and time ÷ batch siz
   expect(r.sql).toEqual({ statements: 49, inBatches: 48, inEvents: 0, elsewhere: 1 })
 })
 
+test('chunks applied in one transaction share its SQL: statements ÷ the records of them all', () => {
+  const spans = readBack(makeTrace().spans)
+  // The first batches of each stage carry transfers 1–3.
+  const prepare = spans.find((s) => s.name === 'prepare batch')
+  const position = spans.find((s) => s.name === 'position batch')
+  // The position chunk joined the prepare chunk's (shared) transaction: its SQL ran under the prepare batch.
+  for (const sql of spans.filter((s) => s.parentSpanId === position.spanId && s.kind === 'CLIENT')) Object.assign(sql, { traceId: prepare.traceId, parentSpanId: prepare.spanId })
+  position.attributes['switchyard.transaction.span_id'] = prepare.spanId
+  const t = byId(analyze(spans), 0)
+  const sqlOf = (label) => t.events.find((e) => e.label === label).sqlStatements
+  // 3 + 4 statements for 3 + 3 records.
+  expect(sqlOf('prepare')).toBeCloseTo(7 / 6, 12)
+  expect(sqlOf('position reserve')).toBeCloseTo(7 / 6, 12)
+  expect(t.events.find((e) => e.label === 'position reserve').batchSize).toBe(3)
+})
+
 test('one trace tree, or joined by transfer id when the payee started a new trace', () => {
   const r = analyze(readBack(makeTrace().spans))
   expect(r.transfers.map((t) => t.link)).toEqual(['tree', 'joined', 'tree', 'joined', 'tree', 'joined', 'tree'])

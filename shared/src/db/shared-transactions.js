@@ -66,6 +66,8 @@
 
 const { createWriteBatch } = require('./write-batch')
 const { withFoldedTransaction, openFolded, SharedReadError } = require('./folded-transaction')
+const { trace } = require('@opentelemetry/api')
+const { joinTransaction } = require('../tracing/stage-spans')
 
 /**
  * @template T
@@ -282,6 +284,9 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
     }
     if (onGroup) onGroup({ members: members.length, records: carried.records, rolledBack: !committed, ms: took(), windowMs: lingerFor })
     if (committed) {
+      // Its SQL ran under the first member's batch span: the others say so (gap report).
+      const owner = members[0].traceContext
+      if (owner) for (const m of members.slice(1)) joinTransaction(m.traceContext && trace.getSpan(m.traceContext), owner)
       members.forEach((m, i) => settle(m, settled[i]))
       return { ...carried, own }
     }

@@ -395,6 +395,7 @@ async function runConsumer (opts) {
     const parts = chunks.map((c) => ({ batch: c.batch, records: c.records }))
     // The transaction's SQL spans hang under the first chunk's batch span.
     const results = await processParts(parts, { ...ctx, traceContext: chunks[0].spans.batchContext })
+    for (const c of chunks.slice(1)) c.spans.joinTransaction(chunks[0].spans.batchContext)
     const dbDone = Date.now()
     // The effects are committed: what the handlers keep in memory about them
     // hears so now, not after the produce, which a crash of the consumer

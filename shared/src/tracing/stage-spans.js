@@ -68,6 +68,15 @@ function startStageSpans ({ stage, topic, partition, pickedUpAt, records }) {
   return {
     /** The context to run the chunk's transaction in. */
     batchContext: trace.setSpan(ROOT_CONTEXT, batch),
+    /**
+     * Says that this chunk's SQL ran in the transaction of another chunk's
+     * batch span (chunks applied together run theirs under the first one's):
+     * the gap report then shares that SQL among all their messages.
+     * @param {import('@opentelemetry/api').Context | undefined} owner that chunk's batchContext
+     */
+    joinTransaction (owner) {
+      joinTransaction(batch, owner)
+    },
     /** @param {any} [err] */
     end (err) {
       for (const s of [...own, batch]) {
@@ -79,6 +88,20 @@ function startStageSpans ({ stage, topic, partition, pickedUpAt, records }) {
       }
     }
   }
+}
+
+/** Names a span's transaction owner (see joinTransaction above). */
+const TRANSACTION_OWNER = 'switchyard.transaction.span_id'
+
+/**
+ * @param {import('@opentelemetry/api').Span | undefined} span
+ * @param {import('@opentelemetry/api').Context | undefined} owner
+ */
+function joinTransaction (span, owner) {
+  const ownerSpan = owner && trace.getSpan(owner)
+  if (!span || !ownerSpan || !span.isRecording()) return
+  const ownerId = ownerSpan.spanContext().spanId
+  if (ownerId !== span.spanContext().spanId) span.setAttribute(TRANSACTION_OWNER, ownerId)
 }
 
 /** @param {string} stage @param {string} topic @param {number} partition @param {number} size */
@@ -112,4 +135,4 @@ function recordAttributes (r, pickedUpAt) {
   return attributes
 }
 
-module.exports = { startStageSpans }
+module.exports = { startStageSpans, joinTransaction, TRANSACTION_OWNER }

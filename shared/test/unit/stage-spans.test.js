@@ -98,3 +98,15 @@ test('a chunk as large as KAFKA_MAX_BATCH_SIZE keeps a link for every message, t
   expect(batch.links).toHaveLength(size)
   expect(batch.links[0].attributes['switchyard.transfer_id']).toBe('t0')
 })
+
+test('a chunk whose SQL ran in another chunk\'s transaction names that chunk\'s batch span', async () => {
+  const first = startStageSpans({ stage: 'position', topic: 'sy.position', partition: 0, pickedUpAt: 1010, records: [record(1, { traceparent: traceparent(1) }, { transferId: 't1' })] })
+  const second = startStageSpans({ stage: 'position', topic: 'sy.position', partition: 1, pickedUpAt: 1010, records: [record(2, { traceparent: traceparent(2) }, { transferId: 't2' })] })
+  second.joinTransaction(first.batchContext)
+  first.joinTransaction(first.batchContext) // its own: nothing to say
+  first.end()
+  second.end()
+  const [a, b] = (await finished()).filter((s) => s.name === 'position batch')
+  expect(a.attributes['switchyard.transaction.span_id']).toBeUndefined()
+  expect(b.attributes['switchyard.transaction.span_id']).toBe(a.spanContext().spanId)
+})
