@@ -72,6 +72,7 @@ function toHtml (r, { generatedAt } = {}) {
   const notes = [
     run.malformed.count ? `${run.malformed.count} malformed lines skipped` : '',
     run.duplicates ? `${run.duplicates} duplicate spans ignored` : '',
+    run.incompleteTransfers ? `${run.incompleteTransfers} transfers without the payer's POST or a final callback left out of the distributions` : '',
     run.unassignedEvents ? `${run.unassignedEvents} spans without a transfer` : '',
     run.missingBatches ? `${run.missingBatches} stage spans without their batch span (SQL not counted)` : ''
   ].filter(Boolean)

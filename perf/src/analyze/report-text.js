@@ -27,6 +27,7 @@ function runSection (r) {
   const warnings = []
   if (run.malformed.count) warnings.push(`${run.malformed.count} malformed line${run.malformed.count === 1 ? '' : 's'} skipped`)
   if (run.duplicates) warnings.push(`${run.duplicates} duplicate span${run.duplicates === 1 ? '' : 's'} ignored`)
+  if (run.incompleteTransfers) warnings.push(`${run.incompleteTransfers} transfer${run.incompleteTransfers === 1 ? '' : 's'} without the payer's POST or a final callback left out of the distributions`)
   if (run.unassignedEvents) warnings.push(`${run.unassignedEvents} request/stage/callback span${run.unassignedEvents === 1 ? '' : 's'} without a transfer`)
   if (run.missingBatches) warnings.push(`${run.missingBatches} stage span${run.missingBatches === 1 ? '' : 's'} whose batch span is missing (their SQL is not counted)`)
   if (warnings.length) out.push(`  note: ${warnings.join('; ')}`)

@@ -13,7 +13,12 @@ const { toStats } = require('./stats')
  */
 function buildReport (loaded, { top, transferIds = [] }) {
   const { transfers, sql, unassigned } = toTransfers(loaded.spans, loaded.spanMap)
-  const stats = toStats(transfers, { top })
+  // The distributions cover whole transfers only: one whose POST or final
+  // callback is not in the files (cut off by the run's start or end, its
+  // trace half sampled, an expiry's abort traced apart) would pull every
+  // figure toward whatever part of it was there.
+  const complete = transfers.filter(isComplete)
+  const stats = toStats(complete, { top })
   const byId = new Map(transfers.map((t) => [t.id, t]))
   const missing = transferIds.filter((id) => !byId.has(id))
   const details = transferIds.length ? transferIds.filter((id) => byId.has(id)).map((id) => byId.get(id)) : stats.slowest
@@ -26,6 +31,7 @@ function buildReport (loaded, { top, transferIds = [] }) {
       malformed: loaded.malformed,
       duplicates: loaded.duplicates,
       unassignedEvents: unassigned,
+      incompleteTransfers: transfers.length - complete.length,
       missingBatches: events.filter((e) => e.batchMissing).length,
       sql
     },
@@ -35,6 +41,13 @@ function buildReport (loaded, { top, transferIds = [] }) {
     missing
   }
 }
+
+/**
+ * A transfer seen whole: from the payer's POST to a callback that ends it
+ * (a PUT of the transfer or of its error).
+ * @param {import('./types').Transfer} t
+ */
+const isComplete = (t) => t.events.some((e) => e.label === 'API POST /transfers') && t.events.some((e) => e.kind === 'callback' && e.label.startsWith('callback PUT'))
 
 /** @param {import('./types').TransferEvent} e */
 const eventToJson = ({ span, start, end, ...rest }) => ({ ...rest, traceId: span.traceId, spanId: span.spanId, service: span.service, name: span.name })
@@ -57,4 +70,4 @@ function toJson (r) {
   }
 }
 
-module.exports = { buildReport, toJson }
+module.exports = { buildReport, toJson, isComplete }

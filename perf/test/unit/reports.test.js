@@ -29,6 +29,17 @@ test('the text report: summary line, event table, stages, SQL and largest gaps',
   expect(text).toContain(`   41.00  ${transferIdFor(3)}  22.00  fulfil → position commit`)
 })
 
+test('a transfer not seen whole is left out of the distributions and counted', () => {
+  const spans = readBack(makeTrace().spans)
+  // Transfer 1's POST is not in the files (the run's files began after it).
+  const post = spans.find((s) => s.kind === 'SERVER' && s.attributes['url.path'] === '/transfers' && s.attributes['switchyard.transfer_id'] === transferIdFor(0))
+  const report = buildReport(loaded(spans.filter((s) => s !== post && s.parentSpanId !== post.spanId)), { top: 3 })
+  expect(report.transfers).toHaveLength(7)
+  expect(report.summary.transfers).toBe(6)
+  expect(report.run.incompleteTransfers).toBe(1)
+  expect(toText(report)).toContain('1 transfer without the payer\'s POST or a final callback left out of the distributions')
+})
+
 test('without --transfer the slowest transfers are shown', () => {
   const text = toText(buildReport(loaded(readBack(makeTrace().spans)), { top: 2 }))
   expect(text).toContain('Slowest 2 transfers')
