@@ -79,7 +79,7 @@ function parseSpan (line) {
 // A batch span's link to one of its messages carries the message's offset
 // (shared/src/tracing/stage-spans.js, docs/gap-report.md).
 const RECORD_LINK = 'messaging.kafka.message.offset'
-const BATCH_ATTRIBUTES = ['switchyard.stage', 'messaging.system', 'messaging.destination.name', 'messaging.kafka.destination.partition', 'switchyard.batch.size']
+const BATCH_ATTRIBUTES = ['switchyard.stage', 'messaging.system', 'messaging.destination.name', 'messaging.kafka.destination.partition', 'switchyard.batch.size', 'switchyard.wait_ms']
 
 /**
  * A handler traces a chunk of messages as one `<stage> batch` span with a
@@ -99,6 +99,10 @@ function expandRecordLinks (span) {
   const shared = /** @type {Record<string, any>} */ ({ 'switchyard.batch.span_id': span.spanId })
   for (const k of BATCH_ATTRIBUTES) if (span.attributes[k] !== undefined) shared[k] = span.attributes[k]
   const out = [span]
+  // The chunk's wait in the process for a transaction (switchyard.wait_ms)
+  // is not the stage's work: its stage event starts when the work began,
+  // and the wait shows in the gap before it.
+  const wait = Math.min(span.durationMs, Math.max(0, Number(span.attributes['switchyard.wait_ms']) || 0))
   span.links = span.links.map((l, i) => {
     if (!l.attributes || l.attributes[RECORD_LINK] === undefined || typeof l.traceId !== 'string') return l
     const record = {
@@ -108,9 +112,9 @@ function expandRecordLinks (span) {
       name: `${span.attributes['switchyard.stage']} process`,
       kind: 'CONSUMER',
       service: span.service,
-      start: span.start,
+      start: span.start + wait,
       end: span.end,
-      durationMs: span.durationMs,
+      durationMs: span.durationMs - wait,
       attributes: { ...shared, ...l.attributes },
       links: [],
       status: span.status

@@ -127,3 +127,19 @@ test("a batch span's message links come back as the messages' stage spans, once 
   // A link without a message offset is left as it is.
   expect(alone.links).toEqual([{ traceId: 'c'.repeat(32), spanId: '3'.repeat(16), attributes: {} }])
 })
+
+test("a chunk's wait in the process for its transaction is not its stage's work: its stage spans start when the work began", async () => {
+  const batch = span({
+    spanId: 'e'.repeat(16),
+    name: 'fulfil batch',
+    start: 100,
+    end: 110,
+    durationMs: 10,
+    attributes: { 'switchyard.stage': 'fulfil', 'switchyard.batch.size': 1, 'switchyard.wait_ms': 6 },
+    links: [{ traceId: 'c'.repeat(32), spanId: '3'.repeat(16), attributes: { 'messaging.kafka.message.offset': 9, 'switchyard.transfer_id': 't1' } }]
+  })
+  const dir = tempDir()
+  fs.writeFileSync(path.join(dir, 'fulfil-1.jsonl'), JSON.stringify(batch) + '\n')
+  const [, stage] = (await loadSpans([dir])).spans
+  expect([stage.start, stage.end, stage.durationMs, stage.attributes['switchyard.wait_ms']]).toEqual([106, 110, 4, 6])
+})

@@ -134,9 +134,9 @@ async function runConsumer (opts) {
    * partition's records come back; they stay stored until then, because a
    * row is replaced only by a transaction that re-stores what it replays.
    * @param {Part[]} parts
-   * @param {{ deadLetter?: { err: any, attempts: number }, traceContext?: import('@opentelemetry/api').Context, alone?: boolean }} [mode]
+   * @param {{ deadLetter?: { err: any, attempts: number }, traceContext?: import('@opentelemetry/api').Context, alone?: boolean, onWork?: () => void }} [mode]
    *   traceContext: the batch span its SQL spans hang under; alone: in a transaction of its own,
-   *   never a shared one (retries after a failure)
+   *   never a shared one (retries after a failure); onWork: told when its database work begins
    * @returns {Promise<PartResult[]>}
    */
   async function applyOnce (parts, mode = {}) {
@@ -153,6 +153,7 @@ async function runConsumer (opts) {
       // opens; it then only carries the writes (with BEGIN and COMMIT, one
       // round trip). Only this consumer writes its progress rows, so reading
       // them just before is reading them inside.
+      if (mode.onWork) mode.onWork()
       const rows = await readOnce(db, statements, mode.traceContext)
       const staged = createWriteBatch()
       const results = await decide(parts, wheres, rows, { trx: null, writes: staged, reads, mode })
@@ -167,7 +168,10 @@ async function runConsumer (opts) {
     }
     // BEGIN travels with the reads and COMMIT with the writes: the handler's
     // writes, the progress records and COMMIT are one round trip.
-    return run(async ({ trx, writes, begin }) => decide(parts, wheres, await begin(statements), { trx, writes, reads, mode }), opts)
+    return run(async ({ trx, writes, begin }) => {
+      if (mode.onWork) mode.onWork()
+      return decide(parts, wheres, await begin(statements), { trx, writes, reads, mode })
+    }, opts)
   }
 
   /**
@@ -281,14 +285,14 @@ async function runConsumer (opts) {
    * the record that keeps failing goes to the dead-letter topic and the
    * partition moves on.
    * @param {Part[]} parts
-   * @param {{ isRunning: () => boolean, heartbeat: () => Promise<void>, traceContext?: import('@opentelemetry/api').Context }} ctx
+   * @param {{ isRunning: () => boolean, heartbeat: () => Promise<void>, traceContext?: import('@opentelemetry/api').Context, onWork?: () => void }} ctx
    * @returns {Promise<PartResult[][]>} per part
    */
   async function processParts (parts, ctx) {
     const { traceContext } = ctx
     // Only the first attempt may share a transaction with other consumers'
     // chunks: a chunk that failed once does not put theirs at risk again.
-    const whole = await withRetries((attempt) => applyOnce(parts, { traceContext, alone: attempt > 1 }), { ...ctx, what: 'batch', bounded: true })
+    const whole = await withRetries((attempt) => applyOnce(parts, { traceContext, alone: attempt > 1, onWork: ctx.onWork }), { ...ctx, what: 'batch', bounded: true })
     if (whole.ok) return whole.value.map((r) => [r])
     if (parts.length === 1) return [await isolate(parts[0], ctx)]
     const results = []
@@ -394,8 +398,12 @@ async function runConsumer (opts) {
     const startedAt = Date.now()
     const parts = chunks.map((c) => ({ batch: c.batch, records: c.records }))
     // The transaction's SQL spans hang under the first chunk's batch span.
-    const results = await processParts(parts, { ...ctx, traceContext: chunks[0].spans.batchContext })
+    /** @type {number | undefined} */
+    let workAt
+    const onWork = () => { if (workAt === undefined) workAt = Date.now() }
+    const results = await processParts(parts, { ...ctx, traceContext: chunks[0].spans.batchContext, onWork })
     for (const c of chunks.slice(1)) c.spans.joinTransaction(chunks[0].spans.batchContext)
+    for (const c of chunks) c.spans.workStartedAt(workAt)
     const dbDone = Date.now()
     // The effects are committed: what the handlers keep in memory about them
     // hears so now, not after the produce, which a crash of the consumer

@@ -77,6 +77,16 @@ function startStageSpans ({ stage, topic, partition, pickedUpAt, records }) {
     joinTransaction (owner) {
       joinTransaction(batch, owner)
     },
+    /**
+     * When the chunk's transaction began its work (ms since the epoch): the
+     * time before it, since pick-up, the chunk waited in this process for a
+     * transaction (the commit lane, others' chunks), and the gap report
+     * counts it as waiting, not as the stage's work.
+     * @param {number | undefined} at
+     */
+    workStartedAt (at) {
+      if (at !== undefined && batch.isRecording()) batch.setAttribute(WAIT_MS, Math.max(0, at - pickedUpAt))
+    },
     /** @param {any} [err] */
     end (err) {
       for (const s of [...own, batch]) {
@@ -89,6 +99,9 @@ function startStageSpans ({ stage, topic, partition, pickedUpAt, records }) {
     }
   }
 }
+
+/** How long a chunk waited in the process before its transaction's work began (see workStartedAt). */
+const WAIT_MS = 'switchyard.wait_ms'
 
 /** Names a span's transaction owner (see joinTransaction above). */
 const TRANSACTION_OWNER = 'switchyard.transaction.span_id'

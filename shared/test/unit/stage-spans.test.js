@@ -110,3 +110,11 @@ test('a chunk whose SQL ran in another chunk\'s transaction names that chunk\'s 
   expect(a.attributes['switchyard.transaction.span_id']).toBeUndefined()
   expect(b.attributes['switchyard.transaction.span_id']).toBe(a.spanContext().spanId)
 })
+
+test('a chunk says how long it waited in the process before its transaction\'s work began', async () => {
+  const spans = startStageSpans({ stage: 'fulfil', topic: 'sy.fulfil', partition: 0, pickedUpAt: 1000, records: [record(1, { traceparent: traceparent(1) }, { transferId: 't1' })] })
+  spans.workStartedAt(1007)
+  spans.end()
+  const [batch] = (await finished()).filter((s) => s.name === 'fulfil batch')
+  expect(batch.attributes['switchyard.wait_ms']).toBe(7)
+})
