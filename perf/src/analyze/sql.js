@@ -4,13 +4,15 @@
 // (its SQL spans are children of the batch span), so each message of the
 // batch is charged statements ÷ batch size — fractions are expected. Chunks
 // applied in one transaction (several partitions' chunks of a consumer, or
-// several consumers' in a shared transaction) run all its SQL under the first
-// chunk's batch span; the others name it (`switchyard.transaction.span_id`),
-// and every message of them all is charged statements ÷ their records. SQL
-// run under an event's own span (an API request) is charged to that event
-// whole.
+// several consumers' in a shared transaction) run most of its SQL under the
+// first chunk's batch span, and some under their own (a chunk's own reads);
+// the others name the first (`switchyard.transaction.span_id`), and every
+// message of them all is charged the transaction's statements ÷ their
+// records. SQL run under an event's own span (an API request) is charged to
+// that event whole.
 
 const { attr, isBatch, isSql, isEvent } = require('./span-kinds')
+const { TRANSACTION_OWNER } = require('../../../shared/src/tracing/stage-spans')
 
 /** @typedef {import('./types').Span} Span */
 
@@ -52,7 +54,7 @@ function createSqlAttribution (spans, index) {
   function transactionOf (batch) {
     let at = batch
     for (let depth = 0; depth < MAX_DEPTH; depth++) {
-      const ownerId = attr(at, 'switchyard.transaction.span_id')
+      const ownerId = attr(at, TRANSACTION_OWNER)
       const owner = ownerId === undefined ? undefined : index.bySpanId.get(String(ownerId))
       if (!owner || !isBatch(owner) || owner === at) return at
       at = owner
@@ -62,10 +64,17 @@ function createSqlAttribution (spans, index) {
   const sizeOf = (/** @type {Span} */ batch) => Number(attr(batch, 'switchyard.batch.size')) || batch.links.length || 1
   /** @type {Map<Span, number>} records of every batch whose SQL each transaction carried */
   const recordsOf = new Map()
+  /** @type {Map<Span, { count: number, ms: number }>} the SQL under all of them (a chunk's own reads may hang under its own span) */
+  const txOwned = new Map()
   for (const s of spans) {
     if (!isBatch(s)) continue
     const tx = transactionOf(s)
     recordsOf.set(tx, (recordsOf.get(tx) || 0) + sizeOf(s))
+    const o = owned.get(s)
+    if (o) {
+      const t = txOwned.get(tx) || { count: 0, ms: 0 }
+      txOwned.set(tx, { count: t.count + o.count, ms: t.ms + o.ms })
+    }
   }
 
   /**
@@ -83,7 +92,7 @@ function createSqlAttribution (spans, index) {
     if (!batch) return { statements: own.count, ms: own.ms, batchSize: null, batchMissing: batchId !== undefined }
     const tx = transactionOf(batch)
     const records = recordsOf.get(tx) || sizeOf(batch)
-    const shared = owned.get(tx) || { count: 0, ms: 0 }
+    const shared = txOwned.get(tx) || { count: 0, ms: 0 }
     return { statements: own.count + shared.count / records, ms: own.ms + shared.ms / records, batchSize: sizeOf(batch), batchMissing: false }
   }
 

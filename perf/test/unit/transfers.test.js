@@ -81,8 +81,9 @@ test('chunks applied in one transaction share its SQL: statements ÷ the records
   // The first batches of each stage carry transfers 1–3.
   const prepare = spans.find((s) => s.name === 'prepare batch')
   const position = spans.find((s) => s.name === 'position batch')
-  // The position chunk joined the prepare chunk's (shared) transaction: its SQL ran under the prepare batch.
-  for (const sql of spans.filter((s) => s.parentSpanId === position.spanId && s.kind === 'CLIENT')) Object.assign(sql, { traceId: prepare.traceId, parentSpanId: prepare.spanId })
+  // The position chunk joined the prepare chunk's (shared) transaction: its SQL ran under the prepare
+  // batch, but for one statement (its own read) under its own.
+  for (const sql of spans.filter((s) => s.parentSpanId === position.spanId && s.kind === 'CLIENT').slice(1)) Object.assign(sql, { traceId: prepare.traceId, parentSpanId: prepare.spanId })
   position.attributes['switchyard.transaction.span_id'] = prepare.spanId
   const t = byId(analyze(spans), 0)
   const sqlOf = (label) => t.events.find((e) => e.label === label).sqlStatements
