@@ -14,15 +14,21 @@ const { accountsQuery, toAccounts, saveAccountValues } = require('../../src/posi
 
 let db
 let accountId
+let participantId
 
 beforeAll(async () => {
   db = createDb(testConfig())
-  const [participantId] = await db('participant').insert({ name: unique('pos') })
+  ;[participantId] = await db('participant').insert({ name: unique('pos') })
   ;[accountId] = await db('participant_account').insert({ participant_id: participantId, currency: 'USD', ledger_account_type: 'POSITION' })
   await db('participant_position').insert({ account_id: accountId, value: 0 })
 })
 
-afterAll(() => db.destroy())
+afterAll(async () => {
+  await db('participant_position').where({ account_id: accountId }).delete()
+  await db('participant_account').where({ account_id: accountId }).delete()
+  await db('participant').where({ participant_id: participantId }).delete()
+  await db.destroy()
+})
 
 /** A position chunk's work: read the account locked, add `amount` to it. @param {string} amount */
 const move = (amount) => async ({ writes, begin }) => {

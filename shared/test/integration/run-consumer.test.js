@@ -140,7 +140,7 @@ test('a stop while the broker refuses every produce ends at once; the next owner
   // The chunk's transaction committed; its produce is being retried.
   await waitUntil(async () => produceAttempts >= 2, { what: 'produce retried' })
   expect(await effects(s)).toEqual({ 'committed-then-stopped': 1 })
-  expect(await settledWithin(runner.stop(), 3000)).toBe(true)
+  expect(await settledWithin(runner.stop(), 20000)).toBe(true)
   expect(await committedTotal(s)).toBe(0)
   // Whoever consumes the partition next replays the stored message, without applying it again.
   await start(s)
