@@ -49,7 +49,7 @@ function toProperty (spec) {
     case 'boolean': return { description, type: ['boolean', 'string'] }
     case 'list': return { description, type: ['string', 'array'], items: { type: 'string' } }
     case 'enum': return { description, enum: spec.values }
-    default: return { description, type: 'string' }
+    default: return { description, type: 'string', ...(spec.pattern === undefined ? {} : { pattern: spec.pattern }) }
   }
 }
 

@@ -330,6 +330,8 @@ describe('helm/switchyard', () => {
       expect(() => render({ config: { ADMIN_TOKEN: 's3cret' } })).toThrow('/config must NOT have additional properties (ADMIN_TOKEN)')
       expect(() => render({ apiAdapter: { env: { ADMIN_TOKEN: 's3cret' } } })).toThrow('/apiAdapter/env must NOT have additional properties (ADMIN_TOKEN)')
       expect(() => render({ config: { ADMIN_ALLOW_UNAUTHENTICATED: 'true' } })).toThrow('/config must NOT have additional properties (ADMIN_ALLOW_UNAUTHENTICATED)')
+      // A hub name the api-adapter would refuse at start is refused at render.
+      expect(() => render({ config: { HUB_NAME: 'hub.eu' } })).toThrow('/config/HUB_NAME must match pattern')
     })
   })
 

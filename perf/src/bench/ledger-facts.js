@@ -75,10 +75,12 @@ async function stepFacts (db, { ids, accepted, committedCallbacks, positionsBefo
     const [[repeated]] = await db.raw(`SELECT COUNT(*) AS n FROM (SELECT transfer_id, state FROM transfer_state_change
       WHERE transfer_id IN (${marks}) GROUP BY transfer_id, state HAVING COUNT(*) > 1) x`, part)
     repeatedStateChanges += Number(repeated.n)
-    // One not committed was never reserved (no change) or reserved and released (two).
+    // One that ended other than committed was never reserved (no change) or
+    // reserved and released (two); one still in flight is the next gate's.
+    const ended = FINAL_STATES.filter((st) => st !== 'COMMITTED')
     const [[unpaired]] = await db.raw(`SELECT COUNT(*) AS n FROM (SELECT c.transfer_id FROM participant_position_change c
-      JOIN transfer t ON t.transfer_id = c.transfer_id AND t.state <> 'COMMITTED'
-      WHERE c.transfer_id IN (${marks}) GROUP BY c.transfer_id HAVING COUNT(*) <> 2) x`, part)
+      JOIN transfer t ON t.transfer_id = c.transfer_id AND t.state IN (${ended.map(() => '?').join(',')})
+      WHERE c.transfer_id IN (${marks}) GROUP BY c.transfer_id HAVING COUNT(*) <> 2) x`, [...ended, ...part])
     unpairedChangesOfOthers += Number(unpaired.n)
   }
   return {
