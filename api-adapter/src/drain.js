@@ -34,7 +34,6 @@ function createDrain (app, { drainMs, closeMs }) {
   const connections = () => new Promise((resolve) => app.server.getConnections((err, n) => resolve(err ? 0 : n)))
 
   return {
-    isDraining: () => draining,
     async close () {
       draining = true
       const until = Date.now() + drainMs

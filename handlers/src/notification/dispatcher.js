@@ -335,7 +335,8 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
   /**
    * Stops taking work: no new attempts start, waiting callbacks are dropped
    * (they stay PENDING in the database), requests in flight get `drainMs` to
-   * finish and are then aborted. Their outcomes reach the write buffer.
+   * finish and are then aborted. Their outcomes reach the write buffer; an
+   * aborted attempt records nothing and spends no attempt (attempt()).
    * @param {number} drainMs
    */
   async function stop (drainMs) {

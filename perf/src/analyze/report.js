@@ -70,4 +70,4 @@ function toJson (r) {
   }
 }
 
-module.exports = { buildReport, toJson, isComplete }
+module.exports = { buildReport, toJson }

@@ -85,7 +85,9 @@ const HANDED_OVER = 64
 
 /**
  * Creates and starts a consumer. Returns `stop()`, which lets the batch in
- * progress finish (commit, produce, offsets) before disconnecting.
+ * progress finish (commit, produce, offsets) before disconnecting — unless
+ * it is retrying (the broker or database away): then it gives up, and the
+ * partition's next owner takes the chunk up again.
  * @param {RunnerOptions} opts
  */
 async function runConsumer (opts) {
@@ -98,10 +100,14 @@ async function runConsumer (opts) {
   const log = logger.child({ consumer: groupId })
   // Set once stop() begins: nothing new starts, and a crash is not restarted.
   let stopping = false
-  /** @type {() => void} */
-  let wakeOnStop = () => {}
-  /** Resolves when stop() is called: a retry's backoff ends there. */
-  const stopSignal = new Promise((resolve) => { wakeOnStop = () => resolve(undefined) })
+  /** @type {Set<() => void>} the backoffs waiting now, ended by stop() */
+  const backoffs = new Set()
+  /** Sleeps `ms`, or less if stop() comes first. @param {number} ms */
+  const backoffSleep = (ms) => new Promise((resolve) => {
+    const wake = () => { clearTimeout(timer); backoffs.delete(wake); resolve(undefined) }
+    const timer = setTimeout(wake, ms)
+    backoffs.add(wake)
+  })
   const consumer = kafka.consumer({
     groupId,
     allowAutoTopicCreation: false,
@@ -259,7 +265,7 @@ async function runConsumer (opts) {
         // waits for this chunk): the chunk's offsets stay unresolved, so the
         // partition's next owner takes it up again, or replays what it emits.
         if (!ctx.isRunning() || stopping) throw err
-        await Promise.race([sleep(backoff(attempt, settings.backoffMs)), stopSignal])
+        await backoffSleep(backoff(attempt, settings.backoffMs))
         await ctx.heartbeat().catch(() => {})
       }
     }
@@ -529,10 +535,11 @@ async function runConsumer (opts) {
     consumer,
     stop () {
       // Let the chunks in progress finish, commit every finished offset, then
-      // leave the group: a graceful stop redelivers nothing.
+      // leave the group: a graceful stop redelivers nothing, but a chunk that
+      // was retrying when it began.
       stopped = stopped || (async () => {
         stopping = true
-        wakeOnStop()
+        for (const wake of [...backoffs]) wake()
         // After a crash kafkajs has no consumer group until it restarts, and
         // pause() throws: the stop must still commit and disconnect.
         try { consumer.pause(topics.map((topic) => ({ topic }))) } catch (err) { log.warn({ err }, 'could not pause the consumer while stopping') }

@@ -1,8 +1,8 @@
 'use strict'
 
-// A database created case-insensitive (docker-compose's MySQL creates its
-// database with the server's default collation; so may a DBA) still gets a
-// ledger whose names and ids compare byte for byte once migrated.
+// A database created case-insensitive (as docker-compose's MySQL did before it
+// was started with utf8mb4_bin; as a DBA may) still gets a ledger whose names
+// and ids compare byte for byte once migrated.
 
 const { testConfig, unique } = require('../../../test/support/config')
 const { createDb, migrateLatest } = require('../../src/db')

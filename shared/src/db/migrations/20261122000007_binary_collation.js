@@ -4,8 +4,9 @@
 // and the hub's name is its name in exactly one spelling. The first migration
 // took that from the database's collation, which ensureDatabase() makes
 // utf8mb4_bin — but a database that existed before (docker-compose's MySQL
-// creates it with the server's default, utf8mb4_0900_ai_ci; a DBA may too)
-// kept its own, and with a case-insensitive one `POST /participants
+// created it with the server's default, utf8mb4_0900_ai_ci, until it was
+// started with utf8mb4_bin; a DBA may too) kept its own, and with a
+// case-insensitive one `POST /participants
 // {"name": "hub"}` found the hub's row. This converts every table that is not
 // binary yet, and the database's default for tables to come. On a database
 // that was binary from the start it changes nothing.
