@@ -186,4 +186,4 @@ async function status ({ paths, port }) {
 /** The local server's Unix socket. @param {import('./paths').StackPaths} paths @param {number} port */
 const socketPath = (paths, port) => files(paths, port).socket
 
-module.exports = { up, down, status, socketPath }
+module.exports = { up, down, status, socketPath, sizeBytes }

@@ -91,7 +91,7 @@ const schema = {
   STACK_DIR: { group: 'stack', type: 'string', default: '.stack', description: 'Folder (relative to the repository) for the local stack\'s downloads, data, pid and log files.' },
   STACK_KAFKA_VERSION: { group: 'stack', type: 'string', default: '3.9.1', description: 'Apache Kafka version fetched from Maven Central for the local broker.' },
   STACK_KAFKA_HEAP: { group: 'stack', type: 'string', default: '512m', description: 'JVM heap of the local Kafka broker.' },
-  STACK_DB_BUFFER_POOL: { group: 'stack', type: 'string', default: '1G', description: 'InnoDB buffer pool of the local MariaDB (a running server grows to it online). The benchmark asks for 4G.' },
+  STACK_DB_BUFFER_POOL: { group: 'stack', type: 'string', default: '1G', description: 'InnoDB buffer pool of the local MariaDB (a running server grows to it online). The benchmark asks for 4G, or this when it is larger.' },
   STACK_DB_REDO_LOG: { group: 'stack', type: 'string', default: '512M', description: 'InnoDB redo log of the local MariaDB (a running server grows to it online). A small log makes InnoDB flush pages in a hurry under sustained writes; the benchmark asks for 2G.' }
 }
 

@@ -10,6 +10,7 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const { spawn } = require('node:child_process')
 const stack = require('../../../scripts/stack/index')
+const { sizeBytes } = require('../../../scripts/stack/mariadb')
 const { loadConfig, childEnv } = require('../../../shared/src/config')
 const { createKafkaFromConfig, allTopicNames } = require('../../../shared/src/kafka')
 const { names: handlerNames } = require('../../../handlers/src/registry')
@@ -28,7 +29,11 @@ const NODE_FLAGS = ['--max-semi-space-size=64', '--initial-old-space-size=128']
  * (docs/benchmarks.md). `--handler-processes` measures other splits.
  */
 const HANDLER_PROCESSES = [handlerNames().join(',')]
-/** The ledger grows by every run; InnoDB must hold its working set (a running local server grows to it). */
+/**
+ * The ledger grows by every run; InnoDB must hold its working set (a running
+ * local server grows to it). STACK_DB_BUFFER_POOL may ask for more (a large
+ * seeded ledger), never for less.
+ */
 const BENCH_BUFFER_POOL = '4G'
 const BENCH_REDO_LOG = '2G'
 /** The large seeded ledger lives apart, so that the other profiles keep a small one. */
@@ -37,8 +42,17 @@ const SEEDED_DB = 'switchyard_bench_seeded'
 // Outside the ephemeral range, so an outgoing connection cannot take one before its process binds it.
 const { freePort } = createPortPicker()
 
+/**
+ * The buffer pool the bench runs with: BENCH_BUFFER_POOL, or what
+ * STACK_DB_BUFFER_POOL asks for when that is larger.
+ * @param {string} [asked] defaults to the configured STACK_DB_BUFFER_POOL
+ */
+function benchBufferPool (asked = loadConfig(childEnv({})).STACK_DB_BUFFER_POOL) {
+  return sizeBytes(asked, 'STACK_DB_BUFFER_POOL') > sizeBytes(BENCH_BUFFER_POOL, 'BENCH_BUFFER_POOL') ? asked : BENCH_BUFFER_POOL
+}
+
 /** @param {Record<string, string>} [overrides] */
-const benchConfig = (overrides = {}) => loadConfig(childEnv({ DB_NAME: BENCH_DB, LOG_LEVEL: 'warn', NODE_ENV: 'production', STACK_DB_BUFFER_POOL: BENCH_BUFFER_POOL, STACK_DB_REDO_LOG: BENCH_REDO_LOG, ...overrides }))
+const benchConfig = (overrides = {}) => loadConfig(childEnv({ DB_NAME: BENCH_DB, LOG_LEVEL: 'warn', NODE_ENV: 'production', STACK_DB_BUFFER_POOL: benchBufferPool(), STACK_DB_REDO_LOG: BENCH_REDO_LOG, ...overrides }))
 
 /** Local Kafka and MariaDB (started if not running, never stopped), the bench database migrated. @param {(m: string) => void} say @param {string} [dbName] */
 async function ensureStack (say, dbName = BENCH_DB) {
@@ -181,4 +195,4 @@ async function startSwitch ({ label, env = {}, codeDir = root, say = () => {}, c
   }
 }
 
-module.exports = { ensureStack, startSwitch, startProcess, stopChildren, benchConfig, BENCH_DB, SEEDED_DB, NODE_FLAGS, HANDLER_PROCESSES, root }
+module.exports = { ensureStack, startSwitch, startProcess, stopChildren, benchConfig, benchBufferPool, BENCH_DB, SEEDED_DB, NODE_FLAGS, HANDLER_PROCESSES, root }
