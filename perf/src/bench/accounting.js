@@ -21,7 +21,14 @@ const STATEMENT_KINDS = {
   delete: ['Com_delete', 'Com_delete_multi']
 }
 const STATEMENT_COUNTERS = Object.values(STATEMENT_KINDS).flat()
-const COUNTERS = [...STATEMENT_COUNTERS, 'Com_commit', 'Com_rollback']
+/**
+ * What a step costs InnoDB's buffer pool: pages read from disk because they
+ * were not in it, and pages created (a page split creates one, so does a
+ * table that grows). On a large ledger these, not the statements, are what
+ * the transfers pay for (docs/benchmarks.md, the 10 M-transfer ledger).
+ */
+const PAGE_COUNTERS = ['Innodb_buffer_pool_reads', 'Innodb_pages_created']
+const COUNTERS = [...STATEMENT_COUNTERS, 'Com_commit', 'Com_rollback', ...PAGE_COUNTERS]
 
 let ticksPerSecond = 0
 function clockTicks () {
@@ -140,11 +147,13 @@ async function otherDbClients (db, ownDb) {
 }
 
 /**
- * Each counter's delta, the statements of each kind and in all, and
- * statementsPerTransfer and commitsPerTransfer (null without transfers).
+ * Each counter's delta, the statements of each kind and in all, and per
+ * transfer the statements, commits, disk page reads and pages created (null
+ * without transfers).
  * @param {Record<string, number>} a @param {Record<string, number>} b @param {number} transfers
  * @returns {Record<string, any> & { statements: number, byKind: Record<string, number>,
- *   statementsPerTransfer: number | null, commitsPerTransfer: number | null }}
+ *   statementsPerTransfer: number | null, commitsPerTransfer: number | null,
+ *   pageReadsPerTransfer: number | null, pagesCreatedPerTransfer: number | null }}
  */
 function sqlDelta (a, b, transfers) {
   /** @type {Record<string, number>} */
@@ -156,7 +165,9 @@ function sqlDelta (a, b, transfers) {
     statements,
     byKind,
     statementsPerTransfer: transfers ? round(statements / transfers, 3) : null,
-    commitsPerTransfer: transfers ? round(d.Com_commit / transfers, 3) : null
+    commitsPerTransfer: transfers ? round(d.Com_commit / transfers, 3) : null,
+    pageReadsPerTransfer: transfers ? round(d.Innodb_buffer_pool_reads / transfers, 3) : null,
+    pagesCreatedPerTransfer: transfers ? round(d.Innodb_pages_created / transfers, 3) : null
   }
 }
 
