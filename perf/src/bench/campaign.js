@@ -20,6 +20,7 @@ const { failLeftoverCallbacks } = require('./ledger-facts')
 const { createRepository } = require('../../../handlers/src/notification/repository')
 const { createRetention } = require('../../../handlers/src/notification/retention')
 const { ensureRoom } = require('./disk')
+const { warmTransferIdIndexes } = require('./buffer-pool')
 const { migrate } = require('../../../scripts/stack/index')
 
 /** @param {import('knex').Knex} db @param {string} dbName */
@@ -88,6 +89,8 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
       db = openDb()
     }
     : null
+  /** @type {any} */
+  let bufferPool = null
   try {
     // What earlier campaigns left moves the figures (an older ledger is a
     // slower one: larger tables and indexes, and a day's transfers for the
@@ -114,6 +117,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
       reset,
       say
     })
+    bufferPool = await warmTransferIdIndexes(db, dbName, say)
   } catch (err) {
     await release()
     throw err
@@ -133,6 +137,8 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
     durable: await acc.durableSettings(db),
     database: dbName,
     ledgerBefore: await ledgerSize(db, dbName),
+    // The indexes keyed by transfer id, read into the buffer pool when they fit (buffer-pool.js).
+    bufferPool,
     settings: { ...profile, handlerProcesses: profile.handlerProcesses || HANDLER_PROCESSES, dbOverSocket: Boolean({ ...socketEnv, ...profile.env }.DB_SOCKET), configs: Object.fromEntries(profile.configs.map((/** @type {string} */ c) => [c, configsOf(profile)[c]])) },
     nullSwitch: /** @type {any} */ (null),
     runs: /** @type {any[]} */ ([]),

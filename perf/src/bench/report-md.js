@@ -44,7 +44,12 @@ function renderMarkdown (result, svgFiles) {
   }
   L.push(`Durable settings: MariaDB ${d.mariadbVersion} \`innodb_flush_log_at_trx_commit=${d.innodb_flush_log_at_trx_commit}\` (binlog ${d.log_bin ? 'on' : 'off'}${d.innodbBufferPoolMiB ? `, buffer pool ${d.innodbBufferPoolMiB} MiB` : ''}${d.innodbRedoLogMiB ? `, redo log ${d.innodbRedoLogMiB} MiB, io_capacity ${d.innodbIoCapacity}` : ''}); ` +
     `Kafka producer acks=${d.kafkaProducerAcks}; ${d.kafkaReplication}.${result.settings.dbOverSocket ? ' The switch reaches MariaDB over its Unix socket (DB_SOCKET), Kafka and HTTP over loopback TCP.' : ''} Everything — Kafka, MariaDB, the API, the handlers, the generator and the simulated participants — on this one machine.`, '')
-  L.push(`Ledger at start: ${Object.entries(result.ledgerBefore || {}).map(([t, c]) => `${t} ≈ ${c} rows`).join(', ')}.`, '')
+  const bp = result.bufferPool
+  const held = bp && (bp.warmed
+    ? `read into it before the first run (${bp.seconds} s, ${bp.diskPageReads} pages from disk), as a switch that has been running holds them`
+    : 'too large to hold, not read in: new transfers read their pages from disk')
+  L.push(`Ledger at start: ${Object.entries(result.ledgerBefore || {}).map(([t, c]) => `${t} ≈ ${c} rows`).join(', ')}.` +
+    (bp ? ` Indexes keyed by transfer id: ${bp.indexesMiB} MiB against a ${bp.bufferPoolMiB} MiB buffer pool; ${held}.` : ''), '')
   const s = result.settings
   if (s.handlerProcesses) {
     L.push(`Processes of the switch: api-adapter | ${s.handlerProcesses.map((/** @type {string} */ g) => g.split(',').join(' + ')).join(' | ')} ` +
