@@ -19,3 +19,14 @@ test('retriable errors are recognised by flag and driver code, never by message'
   expect(isRetriable(Object.assign(new Error('Deadlock found'), { code: 'ER_PARSE_ERROR' }))).toBe(false)
   expect(isRetriable(new Error('bug'))).toBe(false)
 })
+
+test('a database that is read-only in a failover, full or out of resources is waited for, not a reason to dead-letter', () => {
+  for (const code of ['ER_OPTION_PREVENTS_STATEMENT', 'ER_READ_ONLY_MODE', 'ER_UNKNOWN_COM_ERROR', 'ER_DISK_FULL', 'ER_RECORD_FILE_FULL',
+    'ER_LOCK_TABLE_FULL', 'ER_OUTOFMEMORY', 'ER_OUT_OF_RESOURCES', 'ER_TOO_MANY_CONCURRENT_TRXS', 'ER_NET_READ_ERROR']) {
+    expect([code, isRetriable(Object.assign(new Error('x'), { code }))]).toEqual([code, true])
+  }
+  // A statement the schema refuses fails the same way every time.
+  for (const code of ['ER_DUP_ENTRY', 'ER_NO_SUCH_TABLE', 'ER_WARN_DATA_OUT_OF_RANGE', 'ER_TRUNCATED_WRONG_VALUE']) {
+    expect([code, isRetriable(Object.assign(new Error('x'), { code }))]).toEqual([code, false])
+  }
+})
