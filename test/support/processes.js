@@ -7,18 +7,24 @@ const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { childEnv } = require('../../shared/src/config')
 const { waitUntil } = require('./wait')
+const { unique } = require('./config')
 
 const root = path.join(__dirname, '..', '..')
 
 /**
+ * Topics and consumer groups of its own unless `env` names them: a process
+ * on the default prefix and client id would join the consumer groups of a
+ * switch the developer runs with `npm start` on the same stack, and take
+ * its transfers into the test database.
  * @param {string} script path relative to the repository root
  * @param {string[]} args
  * @param {Record<string, string>} env overrides
  */
 function startProcess (script, args, env) {
+  const id = unique('proc')
   const proc = spawn(process.execPath, [path.join(root, script), ...args], {
     cwd: root,
-    env: childEnv({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DB_NAME: 'switchyard_test', ...env }),
+    env: childEnv({ NODE_ENV: 'test', LOG_LEVEL: 'warn', DB_NAME: 'switchyard_test', KAFKA_TOPIC_PREFIX: `${id}.`, KAFKA_CLIENT_ID: id, ...env }),
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let output = ''

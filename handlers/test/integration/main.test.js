@@ -1,9 +1,15 @@
 'use strict'
 
 const { startProcess } = require('../../../test/support/processes')
+const { testConfig, unique } = require('../../../test/support/config')
+const { createTopics } = require('../../../scripts/stack/index')
 
 test('a handler process runs alone and serves /health on HEALTH_PORT', async () => {
-  const proc = startProcess('handlers/src/main.js', [], { HEALTH_PORT: '0', LOG_LEVEL: 'info', HANDLERS: 'all' })
+  // Topics of its own, as an operator creates them before starting handlers.
+  const id = unique('main')
+  const env = { KAFKA_TOPIC_PREFIX: `${id}.`, KAFKA_CLIENT_ID: id }
+  await createTopics(testConfig(env))
+  const proc = startProcess('handlers/src/main.js', [], { ...env, HEALTH_PORT: '0', LOG_LEVEL: 'info', HANDLERS: 'all' })
   try {
     const [, url] = await proc.waitForOutput(/"health":"(http:\/\/[^"]+)"/)
     const res = await fetch(url)
