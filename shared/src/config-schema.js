@@ -61,6 +61,7 @@ const schema = {
   TIMEOUT_INTERVAL_MS: { group: 'timeout', type: 'integer', min: 10, default: 250, description: 'How often the timeout handler looks for expired transfers.' },
   TIMEOUT_BATCH_SIZE: { group: 'timeout', type: 'integer', min: 1, default: 500, description: 'Most transfers one timeout sweep claims.' },
   TIMEOUT_LEASE_MS: { group: 'timeout', type: 'integer', min: 1000, default: 10000, description: 'After this long an unfinished expiry claim may be taken over by another replica.' },
+  TIMEOUT_REDRIVE_AFTER_MS: { group: 'timeout', type: 'integer', min: 1000, default: 60000, description: 'A transfer whose commit or abort has not reached the position handler this long after its fulfil or error (its command was dead-lettered) gets the command sent again by the timeout handler, at most once per this interval; the position handler applies it once. Looked for every quarter of it.' },
 
   BLOOM_CAPACITY: { group: 'dedupe', type: 'integer', min: 1000, default: 1000000, description: 'Transfer ids a generation of the duplicate-check bloom filter holds; when one is full a new one starts and the last full one is still consulted (memory: two filters of this size).' },
   BLOOM_ERROR_RATE: { group: 'dedupe', type: 'number', min: 0, default: 0.001, description: 'Target false-positive rate ("maybe seen" for a new id, which costs one DB lookup).' },

@@ -37,7 +37,36 @@ async function claimExpired (db, { claim, limit, leaseMs }) {
  * @param {string} claim
  */
 async function claimedTransfers (db, claim) {
-  return db('transfer').select('transfer_id', 'payer_account_id', 'amount', 'currency').where({ expiry_claim: claim })
+  return db('transfer').select('transfer_id', 'state', 'payer_account_id', 'payee_account_id', 'amount', 'currency').where({ expiry_claim: claim })
 }
 
-module.exports = { claimExpired, claimedTransfers }
+/**
+ * States a fulfil or payee error leaves a transfer in until the position
+ * handler applies its commit or abort: a transfer still in one long after
+ * (updated_at, the last change to its row) lost that command, which went to
+ * the dead-letter topic. The same claim columns as expiry: a transfer is
+ * claimed at most once per `afterMs`, by one replica.
+ */
+const STUCK_STATES = ['RECEIVED_FULFIL', 'RECEIVED_ERROR']
+
+/**
+ * @param {import('knex').Knex} db
+ * @param {{ claim: string, limit: number, afterMs: number }} opts
+ * @returns {Promise<number>} how many transfers were claimed
+ */
+async function claimStuck (db, { claim, limit, afterMs }) {
+  const due = `state IN (?, ?) AND updated_at < CURRENT_TIMESTAMP(3) - INTERVAL ? MICROSECOND
+    AND (expiry_claimed_at IS NULL OR expiry_claimed_at < CURRENT_TIMESTAMP(3) - INTERVAL ? MICROSECOND)`
+  const params = [...STUCK_STATES, afterMs * 1000, afterMs * 1000]
+  // The state index bounds the read to transfers in flight between fulfil and position.
+  const [candidates] = await db.raw(`SELECT transfer_id FROM transfer WHERE ${due} ORDER BY updated_at LIMIT ?`, [...params, limit])
+  if (!candidates.length) return 0
+  const ids = candidates.map((r) => r.transfer_id)
+  const [result] = await db.raw(
+    `UPDATE transfer SET expiry_claim = ?, expiry_claimed_at = CURRENT_TIMESTAMP(3)
+      WHERE transfer_id IN (${ids.map(() => '?').join(',')}) AND ${due}`,
+    [claim, ...ids, ...params])
+  return result.affectedRows
+}
+
+module.exports = { claimExpired, claimedTransfers, claimStuck, STUCK_STATES }
