@@ -10,7 +10,7 @@
 
 const crypto = require('node:crypto')
 const { topicName, toWire } = require('@switchyard/shared/kafka')
-const { claimExpired, claimedTransfers, claimStuck } = require('./repository')
+const { claimExpired, claimedTransfers, claimStuck, holdSentClaim } = require('./repository')
 const { createPoller } = require('../common/poller')
 
 /**
@@ -49,6 +49,7 @@ function create ({ config, db, logger, producer }) {
       key: String(t.payer_account_id),
       value: { action: 'abort', reason: 'expired', transferId: t.transfer_id, accountId: t.payer_account_id, amount: t.amount, currency: t.currency }
     })))
+    await holdSentClaim(db, claim, { holdMs: config.TIMEOUT_REDRIVE_AFTER_MS, leaseMs: config.TIMEOUT_LEASE_MS })
     return due.length
   }
 

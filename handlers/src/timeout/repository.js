@@ -33,6 +33,20 @@ async function claimExpired (db, { claim, limit, leaseMs }) {
 }
 
 /**
+ * A claim whose commands were sent lapses only after `holdMs` instead of the
+ * lease: while the position handler lags (a crashed replica's partitions
+ * wait out the session timeout, a backlog drains) its expiries would
+ * otherwise be sent again once per lease, adding to the backlog. A lost
+ * command is still sent again, once per `holdMs`.
+ * @param {import('knex').Knex} db @param {string} claim @param {{ holdMs: number, leaseMs: number }} opts
+ */
+async function holdSentClaim (db, claim, { holdMs, leaseMs }) {
+  if (holdMs <= leaseMs) return
+  await db.raw('UPDATE transfer SET expiry_claimed_at = CURRENT_TIMESTAMP(3) + INTERVAL ? MICROSECOND WHERE expiry_claim = ?',
+    [(holdMs - leaseMs) * 1000, claim])
+}
+
+/**
  * @param {import('knex').Knex} db
  * @param {string} claim
  */
@@ -69,4 +83,4 @@ async function claimStuck (db, { claim, limit, afterMs }) {
   return result.affectedRows
 }
 
-module.exports = { claimExpired, claimedTransfers, claimStuck, STUCK_STATES }
+module.exports = { claimExpired, claimedTransfers, claimStuck, holdSentClaim, STUCK_STATES }

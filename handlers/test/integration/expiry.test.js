@@ -9,10 +9,13 @@ const { startParticipant, newCondition } = require('../../../perf/src/load/parti
 const { ledgerSums, waitAllFinal, overdueTransfers } = require('../../../test/support/ledger')
 const { waitUntil } = require('../../../test/support/wait')
 const { unique } = require('../../../test/support/config')
+const { createKafkaFromConfig, topicName } = require('../../../shared/src/kafka')
 
 const closers = []
-afterAll(async () => {
-  for (const close of closers.reverse()) await close()
+// Each test's switch stops when it ends: its timeout handler sweeps the whole
+// test database and would otherwise claim the next test's transfers.
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close()
 })
 
 test('transfers that expire before they are reserved are aborted once with 3303 to both, by any of several timeout replicas', async () => {
@@ -55,4 +58,38 @@ test('transfers that expire before they are reserved are aborted once with 3303 
   expect(await sy.position(payer.name)).toBe('0')
   expect(await ledgerSums(sy.db)).toEqual(sums)
   expect(await overdueTransfers(sy.db)).toEqual([])
+})
+
+test('an expiry already sent is not sent again every lease while the position handler lags behind', async () => {
+  const sy = await startSwitchyard({ TIMEOUT_LEASE_MS: '1000' }, { handlers: ['prepare', 'fulfil', 'notification', 'timeout'] })
+  closers.push(() => sy.stop())
+  const payer = await startParticipant(unique('lpayer'), sy)
+  const payee = await startParticipant(unique('lpayee'), sy)
+  closers.push(() => payer.close(), () => payee.close())
+  await sy.provision(payer)
+  await sy.provision(payee)
+  const admin = createKafkaFromConfig(sy.config).admin()
+  await admin.connect()
+  closers.push(() => admin.disconnect())
+  const positionMessages = async () => (await admin.fetchTopicOffsets(topicName(sy.config, 'position'))).reduce((n, p) => n + Number(p.high), 0)
+
+  const ids = []
+  for (let i = 0; i < 5; i++) {
+    const body = prepareBody({ payer: payer.name, payee: payee.name, condition: newCondition().condition, expiresInMs: 1500 })
+    payee.plan(body.transferId, { action: 'ignore' })
+    expect((await sy.fspiop('POST', '/transfers', { source: payer.name, body })).status).toBe(202)
+    ids.push(body.transferId)
+  }
+  await waitUntil(async () => Number((await sy.db('transfer').whereIn('transfer_id', ids).whereNotNull('expiry_claim').count({ n: '*' }))[0].n) === ids.length,
+    { what: 'all 5 claimed for expiry' })
+  // Each transfer's reserve and its abort; then, over three more leases with no position handler, nothing more.
+  await waitUntil(async () => (await positionMessages()) >= 2 * ids.length, { what: 'an abort per transfer' })
+  await new Promise((resolve) => setTimeout(resolve, 3500))
+  expect(await positionMessages()).toBe(2 * ids.length)
+
+  await sy.startHandlers(['position'])
+  await waitAllFinal(sy.db, ids)
+  const errors = (id) => payer.received.filter((r) => r.method === 'PUT' && r.path === `/transfers/${id}/error`)
+  for (const id of ids) await waitUntil(() => errors(id).length >= 1, { what: `3303 for ${id}` })
+  expect(ids.map((id) => errors(id).map((r) => r.body.errorInformation.errorCode))).toEqual(ids.map(() => ['3303']))
 })

@@ -14,8 +14,10 @@ const { waitUntil } = require('../../../test/support/wait')
 const { unique } = require('../../../test/support/config')
 
 const closers = []
-afterAll(async () => {
-  for (const close of closers.reverse()) await close()
+// Each test's switch stops when it ends: its timeout handler sweeps the whole
+// test database and would otherwise claim the next test's transfers.
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close()
 })
 
 /** @param {import('knex').Knex} db @param {string} name */
