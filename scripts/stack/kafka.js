@@ -13,6 +13,9 @@ const { createKafka } = require('../../shared/src/kafka/client')
 
 const MAIN_CLASS = 'kafka.Kafka'
 
+/** How the pid check knows our broker: the main class and our server.properties. @param {{ props: string }} f */
+const ownServer = (f) => ({ names: [MAIN_CLASS], arg: f.props })
+
 /**
  * A fresh KRaft cluster id: 16 random bytes in base64url, as Kafka's own
  * Uuid.randomUuid() makes them. Like Kafka, it draws again when the id starts
@@ -133,7 +136,7 @@ async function brokerAnswers (port) {
  */
 async function up ({ paths, port, version, heap, say }) {
   const f = files(paths, port)
-  const running = livePid(f.pidFile, [MAIN_CLASS])
+  const running = livePid(f.pidFile, ownServer(f))
   if (running) {
     await waitFor(() => brokerAnswers(port), { what: 'Kafka', timeoutMs: 60000, pid: running, logFile: f.logFile })
     return { pid: running, started: false }
@@ -159,7 +162,7 @@ async function up ({ paths, port, version, heap, say }) {
 /** @param {{ paths: import('./paths').StackPaths, port: number }} opts */
 async function down ({ paths, port }) {
   const f = files(paths, port)
-  const pid = livePid(f.pidFile, [MAIN_CLASS])
+  const pid = livePid(f.pidFile, ownServer(f))
   if (!pid) return false
   await stopPid(pid, 30000)
   fs.rmSync(f.pidFile, { force: true })
@@ -169,7 +172,7 @@ async function down ({ paths, port }) {
 /** @param {{ paths: import('./paths').StackPaths, port: number }} opts */
 async function status ({ paths, port }) {
   const f = files(paths, port)
-  const pid = livePid(f.pidFile, [MAIN_CLASS])
+  const pid = livePid(f.pidFile, ownServer(f))
   const answering = pid ? await brokerAnswers(port).catch(() => false) : false
   return { pid, answering, logFile: f.logFile }
 }

@@ -11,8 +11,12 @@ const crypto = require('node:crypto')
 const { livePid, spawnDaemon, stopPid, waitFor, which, run, isRoot, assertPortFree } = require('./proc')
 
 const SERVER_BINARIES = ['/usr/sbin/mariadbd', '/usr/sbin/mysqld']
-/** What a running server's command line contains, whichever binary it is. */
-const SERVER_MARKERS = ['mariadbd', 'mysqld']
+/**
+ * How the pid check knows our server: the program, whichever binary it is,
+ * and this stack's data directory, which no other server is started with.
+ * @param {{ data: string }} f
+ */
+const ownServer = (f) => ({ names: ['mariadbd', 'mysqld'], arg: `--datadir=${f.data}` })
 
 function findServer () {
   return SERVER_BINARIES.find((p) => fs.existsSync(p)) || which('mariadbd')
@@ -96,7 +100,7 @@ const IO_CAPACITY_MAX = 4000
  */
 async function up ({ paths, port, bufferPool, redoLog, user, password, databases, say }) {
   const f = files(paths, port)
-  let pid = livePid(f.pidFile, SERVER_MARKERS)
+  let pid = livePid(f.pidFile, ownServer(f))
   const started = !pid
   if (!pid) {
     await assertPortFree(port, 'MariaDB', 'DB_PORT')
@@ -167,7 +171,7 @@ async function up ({ paths, port, bufferPool, redoLog, user, password, databases
 /** @param {{ paths: import('./paths').StackPaths, port: number }} opts */
 async function down ({ paths, port }) {
   const f = files(paths, port)
-  const pid = livePid(f.pidFile, SERVER_MARKERS)
+  const pid = livePid(f.pidFile, ownServer(f))
   if (!pid) return false
   await stopPid(pid, 60000)
   fs.rmSync(f.pidFile, { force: true })
@@ -177,7 +181,7 @@ async function down ({ paths, port }) {
 /** @param {{ paths: import('./paths').StackPaths, port: number }} opts */
 async function status ({ paths, port }) {
   const f = files(paths, port)
-  const pid = livePid(f.pidFile, SERVER_MARKERS)
+  const pid = livePid(f.pidFile, ownServer(f))
   let answering = false
   if (pid) { try { adminSql(f, 'SELECT 1'); answering = true } catch {} }
   return { pid, answering, logFile: f.logFile }

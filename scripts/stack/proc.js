@@ -1,8 +1,9 @@
 'use strict'
 
 // Small process helpers for the local stack: pid files that survive a crash
-// (a stale pid is detected by checking the process's command line, so a
-// reused pid never makes us think our server is up), waiting and stopping.
+// (a stale pid is detected by checking the process's command line for the
+// program and an argument only this checkout uses, so a reused pid never makes
+// us think our server is up, nor gets stopped), waiting and stopping.
 
 const fs = require('node:fs')
 const net = require('node:net')
@@ -12,19 +13,28 @@ const { spawn, spawnSync } = require('node:child_process')
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
- * The pid in `pidFile` if that process is alive and its command line
- * contains one of `markers`; otherwise undefined (and a stale file is removed).
+ * The pid in `pidFile` if that process is alive and is this checkout's server;
+ * otherwise undefined (and a stale file is removed). The program name alone
+ * is not enough: after a reboot the pid may belong to a system mariadbd or to
+ * another checkout's Kafka, which `stack:down` would then stop. So the command
+ * line must also hold `arg`, an argument only this checkout's server is
+ * started with (its data directory, its config file).
  * @param {string} pidFile
- * @param {string[]} markers
+ * @param {{ names: string[], arg: string }} server `names`: one of them is in the command line
+ * @param {(pid: number) => string[]} [readArgs] a process's command-line arguments
  */
-function livePid (pidFile, markers) {
+function livePid (pidFile, { names, arg }, readArgs = procArgs) {
   let pid
   try { pid = Number(fs.readFileSync(pidFile, 'utf8').trim()) } catch { return undefined }
-  let cmdline = ''
-  try { cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ') } catch {}
-  if (pid > 0 && markers.some((m) => cmdline.includes(m))) return pid
+  const args = pid > 0 ? readArgs(pid) : []
+  if (names.some((n) => args.some((a) => a.includes(n))) && args.includes(arg)) return pid
   fs.rmSync(pidFile, { force: true })
   return undefined
+}
+
+/** A live process's arguments, or none. @param {number} pid */
+function procArgs (pid) {
+  try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean) } catch { return [] }
 }
 
 /**
