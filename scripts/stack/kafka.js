@@ -113,6 +113,7 @@ function files (paths, port) {
     port,
     pidFile: path.join(dir, 'kafka.pid'),
     logFile: path.join(dir, 'kafka.log'),
+    outFile: path.join(dir, 'kafka.out'),
     props: path.join(dir, 'server.properties'),
     log4j: path.join(dir, 'log4j.properties'),
     meta: path.join(dir, 'data', 'meta.properties')
@@ -138,7 +139,7 @@ async function up ({ paths, port, version, heap, say }) {
   const f = files(paths, port)
   const running = livePid(f.pidFile, ownServer(f))
   if (running) {
-    await waitFor(() => brokerAnswers(port), { what: 'Kafka', timeoutMs: 60000, pid: running, logFile: f.logFile })
+    await waitFor(() => brokerAnswers(port), { what: 'Kafka', timeoutMs: 60000, pid: running, logFiles: [f.logFile, f.outFile] })
     return { pid: running, started: false }
   }
   await assertPortFree(port, 'Kafka', 'KAFKA_BROKERS')
@@ -154,8 +155,8 @@ async function up ({ paths, port, version, heap, say }) {
     run('java', [...jvm, '-cp', cp, 'kafka.tools.StorageTool', 'format', '-t', newClusterId(), '-c', f.props])
   }
   say(`starting Kafka on 127.0.0.1:${port} (log: ${path.relative(paths.root, f.logFile)})`)
-  const pid = spawnDaemon('java', [...jvm, '-cp', cp, MAIN_CLASS, f.props], { pidFile: f.pidFile, logFile: path.join(f.dir, 'kafka.out') })
-  await waitFor(() => brokerAnswers(port), { what: 'Kafka', timeoutMs: 90000, pid, logFile: f.logFile })
+  const pid = spawnDaemon('java', [...jvm, '-cp', cp, MAIN_CLASS, f.props], { pidFile: f.pidFile, logFile: f.outFile })
+  await waitFor(() => brokerAnswers(port), { what: 'Kafka', timeoutMs: 90000, pid, logFiles: [f.logFile, f.outFile] })
   return { pid, started: true }
 }
 

@@ -138,7 +138,7 @@ async function up ({ paths, port, bufferPool, redoLog, user, password, databases
       '--skip-name-resolve'
     ], { pidFile: f.pidFile, logFile: path.join(f.dir, 'mariadb.out') })
   }
-  await waitFor(async () => { adminSql(f, 'SELECT 1'); return true }, { what: 'MariaDB', timeoutMs: 60000, pid, logFile: f.logFile })
+  await waitFor(async () => { adminSql(f, 'SELECT 1'); return true }, { what: 'MariaDB', timeoutMs: 60000, pid, logFiles: [f.logFile] })
   // A running server started with a smaller buffer pool or redo log grows to
   // the one asked for (InnoDB resizes both online); neither shrinks under a
   // running workload.

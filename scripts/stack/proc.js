@@ -75,27 +75,56 @@ async function stopPid (pid, graceMs = 20000) {
 
 /**
  * Polls `probe` until it resolves truthy. Fails fast if the daemon died,
- * pointing at its log file.
+ * showing the end of its log files.
  * @param {() => Promise<boolean>} probe
- * @param {{ what: string, timeoutMs: number, pid?: number, logFile?: string }} opts
+ * @param {{ what: string, timeoutMs: number, pid?: number, logFiles?: string[] }} opts
  */
-async function waitFor (probe, { what, timeoutMs, pid, logFile }) {
+async function waitFor (probe, { what, timeoutMs, pid, logFiles = [] }) {
   const deadline = Date.now() + timeoutMs
   let lastError
   while (Date.now() < deadline) {
     try { if (await probe()) return } catch (err) { lastError = err }
     if (pid !== undefined && !isAlive(pid)) {
-      throw new Error(`${what} exited during start-up; see ${logFile}\n${tail(logFile)}`)
+      throw new Error(`${what} exited during start-up${seeLogs(logFiles)}`)
     }
     await sleep(200)
   }
-  throw new Error(`${what} not ready after ${timeoutMs} ms (${lastError ? lastError.message : 'no answer'}); see ${logFile}\n${tail(logFile)}`)
+  throw new Error(`${what} not ready after ${timeoutMs} ms (${lastError ? lastError.message : 'no answer'})${seeLogs(logFiles)}`)
 }
 
-/** Last lines of a log file, for error messages. @param {string} [file] */
-function tail (file, lines = 15) {
-  if (!file) return ''
-  try { return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n') } catch { return '' }
+/**
+ * Where to look, and the last lines of each log file that exists and is not
+ * empty, for error messages. A server may write its reason to either file:
+ * Kafka logs through log4j, but a JVM that fails early prints to stdout/stderr.
+ * @param {string[]} files
+ */
+function seeLogs (files, lines = 15) {
+  if (!files.length) return ''
+  const tails = files.map((file) => {
+    const text = readEnd(file).trimEnd()
+    return text ? `\n--- end of ${file} ---\n${text.split('\n').slice(-lines).join('\n')}` : ''
+  })
+  return `; see ${files.join(' and ')}${tails.join('')}`
+}
+
+/**
+ * The last `bytes` of a file ('' if there is none): a broker's log may have
+ * grown to many MB, and only its end goes into a message.
+ * @param {string} file
+ */
+function readEnd (file, bytes = 64 * 1024) {
+  let fd
+  try {
+    fd = fs.openSync(file, 'r')
+    const size = fs.fstatSync(fd).size
+    const buf = Buffer.alloc(Math.min(size, bytes))
+    const n = fs.readSync(fd, buf, 0, buf.length, size - buf.length)
+    return buf.subarray(0, n).toString('utf8')
+  } catch {
+    return ''
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd)
+  }
 }
 
 /** @param {number} port @param {string} host */
@@ -140,4 +169,4 @@ function run (cmd, args, opts = {}) {
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0
 
-module.exports = { livePid, spawnDaemon, stopPid, waitFor, which, run, isRoot, assertPortFree }
+module.exports = { livePid, spawnDaemon, stopPid, waitFor, seeLogs, which, run, isRoot, assertPortFree }

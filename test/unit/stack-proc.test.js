@@ -3,7 +3,7 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { livePid } = require('../../scripts/stack/proc')
+const { livePid, seeLogs } = require('../../scripts/stack/proc')
 
 describe('the local stack pid check', () => {
   let dir, pidFile
@@ -56,5 +56,31 @@ describe('the local stack pid check', () => {
     expect(livePid(pidFile, mariadb, running(['/usr/sbin/mariadbd', mariadb.arg]))).toBeUndefined()
     fs.writeFileSync(pidFile, 'garbage\n')
     expect(livePid(pidFile, mariadb, () => ['/usr/sbin/mariadbd', mariadb.arg])).toBeUndefined()
+  })
+})
+
+describe('start-up failure messages', () => {
+  let dir
+  beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stack-logs-')) })
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+  test("show the end of every log file that has something, such as the JVM's stdout next to Kafka's log", () => {
+    const log = path.join(dir, 'kafka.log')
+    const out = path.join(dir, 'kafka.out')
+    fs.writeFileSync(log, Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\n') + '\n')
+    fs.writeFileSync(out, 'Error: Could not find or load main class kafka.Kafka\n')
+    const message = seeLogs([log, out])
+    expect(message.startsWith(`; see ${log} and ${out}`)).toBe(true)
+    expect(message).toContain(`--- end of ${log} ---\nline 25\n`)
+    expect(message).not.toContain('line 24\n')
+    expect(message).toContain(`--- end of ${out} ---\nError: Could not find or load main class kafka.Kafka`)
+  })
+
+  test('leave out files that are missing or empty', () => {
+    const log = path.join(dir, 'kafka.log')
+    const out = path.join(dir, 'kafka.out')
+    fs.writeFileSync(out, '')
+    expect(seeLogs([log, out])).toBe(`; see ${log} and ${out}`)
+    expect(seeLogs([])).toBe('')
   })
 })
