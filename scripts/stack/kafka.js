@@ -94,10 +94,16 @@ function serverProperties ({ dir, port }) {
   ].join('\n')
 }
 
+// Kafka 3.9 logs through log4j 1.x (reload4j). At INFO a busy broker writes
+// hundreds of MB, so the log rolls at 50 MB and keeps two old files
+// (kafka.log.1, kafka.log.2): at most 150 MB on disk.
+/** @param {string} logFile */
 const log4j = (logFile) => [
   'log4j.rootLogger=INFO, file',
-  'log4j.appender.file=org.apache.log4j.FileAppender',
+  'log4j.appender.file=org.apache.log4j.RollingFileAppender',
   `log4j.appender.file.File=${logFile}`,
+  'log4j.appender.file.MaxFileSize=50MB',
+  'log4j.appender.file.MaxBackupIndex=2',
   'log4j.appender.file.layout=org.apache.log4j.PatternLayout',
   'log4j.appender.file.layout.ConversionPattern=[%d] %p %m (%c)%n',
   'log4j.logger.kafka=INFO',
@@ -178,4 +184,4 @@ async function status ({ paths, port }) {
   return { pid, answering, logFile: f.logFile }
 }
 
-module.exports = { up, down, status, newClusterId }
+module.exports = { up, down, status, newClusterId, log4j }

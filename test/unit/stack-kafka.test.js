@@ -1,6 +1,6 @@
 'use strict'
 
-const { newClusterId } = require('../../scripts/stack/kafka')
+const { newClusterId, log4j } = require('../../scripts/stack/kafka')
 
 describe('the local Kafka cluster id', () => {
   test('is 16 bytes in base64url, 22 characters', () => {
@@ -19,4 +19,14 @@ describe('the local Kafka cluster id', () => {
     expect(calls).toBe(2)
     expect(id).toBe(Buffer.alloc(16, 0x01).toString('base64url'))
   })
+})
+
+test("the local broker's log rolls over at a bounded size instead of growing without end", () => {
+  const props = Object.fromEntries(log4j('/x/kafka.log').trim().split('\n').map((l) => l.split('=')))
+  // log4j 1.x (reload4j, what Kafka 3.9 ships) names of the appender and its settings.
+  expect(props['log4j.rootLogger']).toBe('INFO, file')
+  expect(props['log4j.appender.file']).toBe('org.apache.log4j.RollingFileAppender')
+  expect(props['log4j.appender.file.File']).toBe('/x/kafka.log')
+  expect(props['log4j.appender.file.MaxFileSize']).toBe('50MB')
+  expect(props['log4j.appender.file.MaxBackupIndex']).toBe('2')
 })
