@@ -8,6 +8,8 @@
 const kafka = require('./kafka')
 const mariadb = require('./mariadb')
 const { stackPaths, localServices } = require('./paths')
+const apt = require('./apt')
+const { isRoot } = require('./proc')
 const { createKafkaFromConfig } = require('../../shared/src/kafka/client')
 const { allTopicNames, ensureTopics } = require('../../shared/src/kafka/topics')
 const { createDb, ensureDatabase, migrateLatest } = require('../../shared/src/db')
@@ -23,6 +25,10 @@ async function up (config, { say = () => {}, databases = [config.DB_NAME] } = {}
   const started = { kafka: false, mariadb: false }
   /** The local servers' pids (null for a service not run here). @type {{ kafka: number | null, mariadb: number | null }} */
   const pids = { kafka: null, mariadb: null }
+  // A run killed while installing packages may have left our policy-rc.d
+  // behind, which keeps every later package on the machine from starting its
+  // service; the next run removes it even when it has nothing to install.
+  if (isRoot() && (local.kafka || local.mariadb)) apt.removeLeftoverPolicy(say)
   try {
     // Start both servers concurrently: Kafka's JVM start-up dominates.
     const results = await Promise.allSettled([

@@ -9,6 +9,7 @@ const os = require('node:os')
 const path = require('node:path')
 const crypto = require('node:crypto')
 const { livePid, spawnDaemon, stopPid, waitFor, which, run, isRoot, assertPortFree } = require('./proc')
+const apt = require('./apt')
 
 const SERVER_BINARIES = ['/usr/sbin/mariadbd', '/usr/sbin/mysqld']
 /**
@@ -22,35 +23,14 @@ function findServer () {
   return SERVER_BINARIES.find((p) => fs.existsSync(p)) || which('mariadbd')
 }
 
-/** Installs Debian's MariaDB without letting the package start a system server. */
+/** Installs Debian's MariaDB (without starting a system server). @param {(m: string) => void} say */
 function install (say) {
-  if (!isRoot() || !which('apt-get')) {
+  if (!apt.canInstall()) {
     throw new Error('MariaDB is not installed. Install it with `sudo apt-get install mariadb-server` ' +
       '(or point DB_HOST at an existing MySQL 8 / MariaDB server and set STACK=off).')
   }
   say('installing MariaDB from Debian packages (once)…')
-  // policy-rc.d is Debian's switch for "do not start services from maintainer
-  // scripts"; we only add it if the machine has none, and remove it after.
-  const policy = '/usr/sbin/policy-rc.d'
-  const addedPolicy = !fs.existsSync(policy)
-  if (addedPolicy) fs.writeFileSync(policy, '#!/bin/sh\nexit 101\n', { mode: 0o755 })
-  const env = { ...aptEnv() }
-  const args = ['install', '-y', '-q', '--no-install-recommends', 'mariadb-server', 'mariadb-client']
-  try {
-    try {
-      run('apt-get', args, { env })
-    } catch {
-      run('apt-get', ['update', '-q'], { env })
-      run('apt-get', args, { env })
-    }
-  } finally {
-    if (addedPolicy) fs.rmSync(policy, { force: true })
-  }
-}
-
-function aptEnv () {
-  const { childEnv } = require('../../shared/src/config')
-  return childEnv({ DEBIAN_FRONTEND: 'noninteractive' })
+  apt.install(['mariadb-server', 'mariadb-client'], say)
 }
 
 /** @param {import('./paths').StackPaths} paths @param {number} port */
