@@ -9,6 +9,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const crypto = require('node:crypto')
 const { livePid, spawnDaemon, stopPid, waitFor, which, run, assertPortFree } = require('./proc')
+const apt = require('./apt')
 const { createKafka } = require('../../shared/src/kafka/client')
 
 const MAIN_CLASS = 'kafka.Kafka'
@@ -49,19 +50,37 @@ function pom (version) {
 `
 }
 
+// Pinned: a bare `dependency:` prefix runs whichever version the installed
+// Maven's defaults name (2.8, from 2013, with Debian's Maven 3.8).
+const DEPENDENCY_PLUGIN = '3.6.1'
+
+/**
+ * The Maven command line that copies the jars into `libs`. `-C` (strict
+ * checksums) fails on a download whose checksum does not match instead of
+ * warning and using it.
+ * @param {string} libs
+ */
+const mvnArgs = (libs) => ['-q', '-B', '-C', `org.apache.maven.plugins:maven-dependency-plugin:${DEPENDENCY_PLUGIN}:copy-dependencies`,
+  `-DoutputDirectory=${libs}`, '-DincludeScope=runtime']
+
 /** @param {import('./paths').StackPaths} paths @param {string} version @param {(m: string) => void} say */
 function ensureJars (paths, version, say) {
   const libs = jarDir(paths, version)
   const done = path.join(libs, '.complete')
   if (fs.existsSync(done)) return libs
-  for (const tool of ['java', 'mvn']) {
-    if (!which(tool)) throw new Error(`${tool} is required to run the local Kafka broker (Java 17+ and Maven). Install a JDK and Maven, or point KAFKA_BROKERS at an existing broker.`)
+  const missing = (/** @type {string} */ tool) => new Error(`${tool} is required to run the local Kafka broker (Java 17+ and Maven). Install a JDK and Maven, or point KAFKA_BROKERS at an existing broker.`)
+  if (!which('java')) throw missing('java')
+  if (!which('mvn')) {
+    if (!apt.canInstall()) throw missing('mvn')
+    say('installing Maven from Debian packages (once)…')
+    apt.install(['maven'], say)
+    if (!which('mvn')) throw new Error('the maven package did not provide mvn')
   }
   say(`fetching Apache Kafka ${version} from Maven Central (once)…`)
   const dir = path.dirname(libs)
   fs.mkdirSync(dir, { recursive: true })
   fs.writeFileSync(path.join(dir, 'pom.xml'), pom(version))
-  run('mvn', ['-q', '-B', 'dependency:copy-dependencies', `-DoutputDirectory=${libs}`, '-DincludeScope=runtime'], { cwd: dir })
+  run('mvn', mvnArgs(libs), { cwd: dir })
   fs.writeFileSync(done, new Date().toISOString())
   return libs
 }
@@ -184,4 +203,4 @@ async function status ({ paths, port }) {
   return { pid, answering, logFile: f.logFile }
 }
 
-module.exports = { up, down, status, newClusterId, log4j }
+module.exports = { up, down, status, newClusterId, log4j, mvnArgs }

@@ -1,6 +1,6 @@
 'use strict'
 
-const { newClusterId, log4j } = require('../../scripts/stack/kafka')
+const { newClusterId, log4j, mvnArgs } = require('../../scripts/stack/kafka')
 
 describe('the local Kafka cluster id', () => {
   test('is 16 bytes in base64url, 22 characters', () => {
@@ -29,4 +29,11 @@ test("the local broker's log rolls over at a bounded size instead of growing wit
   expect(props['log4j.appender.file.File']).toBe('/x/kafka.log')
   expect(props['log4j.appender.file.MaxFileSize']).toBe('50MB')
   expect(props['log4j.appender.file.MaxBackupIndex']).toBe('2')
+})
+
+test('Maven fetches the jars with strict checksums and a pinned dependency plugin', () => {
+  const args = mvnArgs('/x/libs')
+  expect(args).toContain('-C')
+  expect(args).toContainEqual(expect.stringMatching(/^org\.apache\.maven\.plugins:maven-dependency-plugin:\d+\.\d+\.\d+:copy-dependencies$/))
+  expect(args).toEqual(expect.arrayContaining(['-DoutputDirectory=/x/libs', '-DincludeScope=runtime']))
 })
