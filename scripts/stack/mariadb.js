@@ -23,6 +23,8 @@ function findServer () {
   return SERVER_BINARIES.find((p) => fs.existsSync(p)) || which('mariadbd')
 }
 
+const findInstaller = () => which('mariadb-install-db') || which('mysql_install_db')
+
 /** Installs Debian's MariaDB (without starting a system server). @param {(m: string) => void} say */
 function install (say) {
   if (!apt.canInstall()) {
@@ -45,6 +47,7 @@ function files (paths, port) {
     dir,
     port,
     data: path.join(dir, 'data'),
+    staging: path.join(dir, 'data.init'),
     socket,
     pidFile: path.join(dir, 'mariadb.pid'),
     logFile: path.join(dir, 'mariadb.log')
@@ -75,6 +78,50 @@ const IO_CAPACITY = 1000
 const IO_CAPACITY_MAX = 4000
 
 /**
+ * What to do with the data directory before the server starts.
+ * mariadb-install-db fills a staging directory next to it, which is renamed
+ * into place only once it succeeded: so a data directory is a complete one,
+ * and a staging directory is what an interrupted set-up left. A data directory
+ * without the system tables (`mysql/`) is the empty or half-made one that an
+ * interrupted set-up of earlier versions left (they initialised in place): it
+ * holds nothing a server could use. One with them is trusted, as before (so a
+ * set-up in place interrupted after it made `mysql/` is not told apart; it
+ * needs the data directory removed by hand).
+ * @param {{ data: boolean, systemTables: boolean, staging: boolean }} found which of them exist
+ * @returns {{ initialise: boolean, discard: Array<'data' | 'staging'> }}
+ */
+function dataDirPlan ({ data, systemTables, staging }) {
+  /** @type {Array<'data' | 'staging'>} */
+  const discard = []
+  if (staging) discard.push('staging')
+  if (data && !systemTables) discard.push('data')
+  return { initialise: !(data && systemTables), discard }
+}
+
+/**
+ * Initialises the data directory unless a complete one exists, first removing
+ * what an interrupted set-up left (and saying so).
+ * @param {import('./paths').StackPaths} paths @param {ReturnType<typeof files>} f
+ * @param {string[]} asRoot @param {(m: string) => void} say
+ */
+function ensureDataDir (paths, f, asRoot, say) {
+  const plan = dataDirPlan({ data: fs.existsSync(f.data), systemTables: fs.existsSync(path.join(f.data, 'mysql')), staging: fs.existsSync(f.staging) })
+  for (const what of plan.discard) {
+    const dir = what === 'data' ? f.data : f.staging
+    say(`removing ${path.relative(paths.root, dir)}: an unfinished MariaDB data directory, left by an interrupted set-up`)
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+  if (!plan.initialise) return
+  const installer = findInstaller()
+  if (!installer) throw new Error('mariadb-install-db is missing; install mariadb-server')
+  say('initialising the MariaDB data directory (once)…')
+  fs.mkdirSync(f.staging, { recursive: true })
+  run(installer, ['--no-defaults', `--datadir=${f.staging}`, ...asRoot, '--auth-root-authentication-method=socket', '--skip-test-db'])
+  // The server keeps no absolute paths in its files, so the directory moves.
+  fs.renameSync(f.staging, f.data)
+}
+
+/**
  * @param {{ paths: import('./paths').StackPaths, port: number, bufferPool: string, redoLog: string,
  *   user: string, password: string, databases: string[], say: (m: string) => void }} opts
  */
@@ -87,14 +134,8 @@ async function up ({ paths, port, bufferPool, redoLog, user, password, databases
     let server = findServer()
     if (!server) { install(say); server = findServer() }
     if (!server) throw new Error('MariaDB installation did not provide mariadbd')
-    fs.mkdirSync(f.data, { recursive: true })
     const asRoot = isRoot() ? ['--user=root'] : []
-    if (!fs.existsSync(path.join(f.data, 'mysql'))) {
-      const installer = which('mariadb-install-db') || which('mysql_install_db')
-      if (!installer) throw new Error('mariadb-install-db is missing; install mariadb-server')
-      say('initialising the MariaDB data directory (once)…')
-      run(installer, ['--no-defaults', `--datadir=${f.data}`, ...asRoot, '--auth-root-authentication-method=socket', '--skip-test-db'])
-    }
+    ensureDataDir(paths, f, asRoot, say)
     say(`starting MariaDB on 127.0.0.1:${port} (log: ${path.relative(paths.root, f.logFile)})`)
     pid = spawnDaemon(server, [
       '--no-defaults',
@@ -170,4 +211,4 @@ async function status ({ paths, port }) {
 /** The local server's Unix socket. @param {import('./paths').StackPaths} paths @param {number} port */
 const socketPath = (paths, port) => files(paths, port).socket
 
-module.exports = { up, down, status, socketPath, sizeBytes }
+module.exports = { up, down, status, socketPath, sizeBytes, dataDirPlan }
