@@ -3,7 +3,7 @@
 const fs = require('node:fs')
 const stack = require('../scripts/stack/index')
 const { testConfig } = require('./support/config')
-const { MARKER } = require('./global-setup')
+const { markerFile } = require('./global-setup')
 
 const { createKafkaFromConfig } = require('../shared/src/kafka')
 
@@ -23,8 +23,9 @@ async function deleteNewTopics (before) {
 module.exports = async function globalTeardown () {
   let started = { kafka: false, mariadb: false }
   let existingTopics
-  try { ({ started, existingTopics } = JSON.parse(fs.readFileSync(MARKER, 'utf8'))) } catch {}
-  fs.rmSync(MARKER, { force: true })
+  const marker = markerFile(testConfig())
+  try { ({ started, existingTopics } = JSON.parse(fs.readFileSync(marker, 'utf8'))) } catch {}
+  fs.rmSync(marker, { force: true })
   if (existingTopics) await deleteNewTopics(existingTopics).catch((err) => console.log(`[stack] could not delete test topics: ${err.message}`))
   const only = Object.entries(started).filter(([, v]) => v).map(([k]) => k)
   if (only.length) await stack.down(testConfig(), { only, say: (m) => console.log(`[stack] ${m}`) })
