@@ -5,7 +5,9 @@ const http = require('node:http')
 /**
  * A tiny /health endpoint for processes that run handlers without the API
  * (one per Kubernetes pod), so probes see broker and database connectivity;
- * with `metrics`, also /metrics for Prometheus.
+ * /livez, which answers while the process runs (a liveness probe's: an
+ * outage of Kafka or MySQL is waited out, never a reason to restart); with
+ * `metrics`, also /metrics for Prometheus.
  * @param {{ port: number, host: string, health: () => Promise<{ status: string }>,
  *   metrics?: { scrape: () => Promise<{ contentType: string, body: string }> } }} opts
  * @returns {Promise<http.Server>}
@@ -18,6 +20,10 @@ function startHealthServer ({ port, host, health, metrics }) {
       }, (err) => {
         res.writeHead(500, { 'content-type': 'text/plain' }).end(`could not collect metrics: ${err.message}`)
       })
+      return
+    }
+    if (req.method === 'GET' && req.url === '/livez') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"OK"}')
       return
     }
     if (req.method !== 'GET' || (req.url !== '/health' && req.url !== '/health/')) {

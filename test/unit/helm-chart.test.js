@@ -225,7 +225,7 @@ describe('helm/switchyard', () => {
     expect(text).toContain('"fixedEnv" (dict "HANDLERS" $name)')
     expect(text).toContain('include "switchyard.deployment"')
     const deployment = defineBody(templates['_helpers.tpl'], 'switchyard.deployment')
-    for (const expected of ['startupProbe:', 'readinessProbe:', 'livenessProbe:', '"path" "/health"', 'terminationGracePeriodSeconds:',
+    for (const expected of ['startupProbe:', 'readinessProbe:', 'livenessProbe:', '"path" "/health"', '"path" "/livez"', 'terminationGracePeriodSeconds:',
       'preStop:', 'checksum/config:', 'securityContext:', 'resources:']) expect(deployment).toContain(expected)
   })
 
@@ -333,6 +333,17 @@ describe('helm/switchyard', () => {
       // A hub name the api-adapter would refuse at start is refused at render.
       expect(() => render({ config: { HUB_NAME: 'hub.eu' } })).toThrow('/config/HUB_NAME must match pattern')
     })
+  })
+
+  test('every pod is started and made ready on /health, and kept alive on /livez, which asks neither Kafka nor MySQL', () => {
+    const deployments = ofKind(render().objects, 'Deployment')
+    expect(deployments.length).toBe(names().length + 1)
+    for (const d of deployments) {
+      const c = d.spec.template.spec.containers[0]
+      expect([d.metadata.name, c.startupProbe.httpGet.path, c.readinessProbe.httpGet.path, c.livenessProbe.httpGet.path])
+        .toEqual([d.metadata.name, '/health', '/health', '/livez'])
+      expect(c.livenessProbe.httpGet.port).toBe(c.readinessProbe.httpGet.port)
+    }
   })
 
   describe('metrics', () => {

@@ -19,6 +19,15 @@ async function healthRoutes (app, { health }) {
     const report = await health()
     return reply.code(report.status === 'OK' ? 200 : 502).send(report)
   })
+  // The liveness probe's: the process answers. Kafka or MySQL away is
+  // /health's business (readiness); restarting for it would only add a
+  // crash loop to the outage, since the process reconnects by itself.
+  app.get('/livez', {
+    schema: {
+      summary: 'Liveness: this process answers (Kafka and MySQL are not asked)',
+      response: { 200: { type: 'object', properties: { status: { type: 'string', enum: ['OK'] } }, required: ['status'] } }
+    }
+  }, async () => ({ status: 'OK' }))
 }
 
 /**

@@ -269,12 +269,13 @@ spec:
               protocol: TCP
             {{- end }}
           {{- $probe := dict "httpGet" (dict "path" "/health" "port" .probePort) }}
+          {{- $live := dict "httpGet" (dict "path" "/livez" "port" .probePort) }}
           startupProbe:
             {{- toYaml (merge (dict) $probe $root.Values.probes.startup) | nindent 12 }}
           readinessProbe:
             {{- toYaml (merge (dict) $probe $root.Values.probes.readiness) | nindent 12 }}
           livenessProbe:
-            {{- toYaml (merge (dict) $probe $root.Values.probes.liveness) | nindent 12 }}
+            {{- toYaml (merge (dict) $live $root.Values.probes.liveness) | nindent 12 }}
           lifecycle:
             preStop:
               # Lets endpoint controllers and load balancers stop sending
