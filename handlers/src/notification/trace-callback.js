@@ -3,7 +3,11 @@
 // A CLIENT span for one callback delivery attempt, child of the notification
 // stage span whose context was stored with the callback. The participant
 // receives this span's traceparent, so a participant that traces can continue
-// the transfer's trace (the payee's fulfil then joins it).
+// the transfer's trace (the payee's fulfil then joins it). A span that is not
+// recorded (tracing off: no SDK, whose API injects nothing; or not sampled)
+// has no context of its own to give: the stored trace headers go on as they
+// came, so a participant's own traceparent and tracestate still reach the
+// other participant, as publish.js promises.
 
 const { trace, propagation, SpanKind, SpanStatusCode, ROOT_CONTEXT } = require('@opentelemetry/api')
 const { TRACE_HEADERS } = require('@switchyard/shared/kafka')
@@ -35,7 +39,8 @@ async function traceCallback (job, url, send) {
   if (job.transferId) attributes['switchyard.transfer_id'] = job.transferId
   const span = trace.getTracer('switchyard').startSpan(`callback ${job.method} ${job.path.replace(/\/transfers\/[^/]+/, '/transfers/{id}')}`,
     { kind: SpanKind.CLIENT, attributes }, propagation.extract(ROOT_CONTEXT, stored))
-  injectSpan(span, headers)
+  if (span.isRecording()) injectSpan(span, headers)
+  else Object.assign(headers, stored)
   try {
     const result = await send(headers)
     span.setAttribute('http.response.status_code', result.statusCode)
