@@ -34,21 +34,39 @@ function pickHeaders (headers, names) {
 /** @typedef {'prepare' | 'fulfil' | 'error' | 'get'} CommandType */
 
 /**
+ * @typedef {{ type: CommandType, transferId: string, headers: Record<string, string>, payload?: object, raw?: string }} TransferCommandValue
+ *   raw: the body's text, when it is not JSON.stringify(payload)
+ */
+
+/**
  * A transfer command: prepares go to the prepare topic; fulfils, errors and
  * GETs to the fulfil topic, so that per transfer they are handled in the
  * order they arrived. Keyed by transferId (shared/src/kafka/topics.js).
  *
+ * The body goes parsed (`payload`, what the handlers read and hash) and, when
+ * the participant's text differs from what JSON.stringify makes of it
+ * (spacing, escapes such as "\u00e9" or "\/", key order), as that text too
+ * (`raw`): a body the hub passes on must reach the other participant byte for
+ * byte, or the FSPIOP-Signature that goes with it no longer verifies. A
+ * compact body, the usual one, costs no extra byte on Kafka.
+ *
  * @param {import('@switchyard/shared/config').Config} config
  * @param {CommandType} type
- * @param {{ transferId: string, headers: Record<string, string | string[] | undefined>, payload?: object }} request
+ * @param {{ transferId: string, headers: Record<string, string | string[] | undefined>, payload?: object, text?: string }} request
+ *   text: the body as sent (fspiop-headers.js bodyText)
  * @returns {import('../../shared/src/kafka/envelope').OutgoingMessage}
  */
-function toTransferCommand (config, type, { transferId, headers, payload }) {
+function toTransferCommand (config, type, { transferId, headers, payload, text }) {
+  /** @type {TransferCommandValue} */
   const value = { type, transferId, headers: pickHeaders(headers, FORWARDED_HEADERS) }
+  if (payload !== undefined) {
+    value.payload = payload
+    if (text !== undefined && text !== JSON.stringify(payload)) value.raw = text
+  }
   return {
     topic: topicName(config, type === 'prepare' ? 'prepare' : 'fulfil'),
     key: transferId,
-    value: payload === undefined ? value : { ...value, payload },
+    value,
     headers: pickHeaders(headers, TRACE_HEADERS)
   }
 }

@@ -1,11 +1,12 @@
 'use strict'
 
 // FSPIOP header rules for one API resource, as a plugin: a content-type
-// parser for its versioned JSON media type, and an onRequest hook that checks
-// the headers before the body is read. Which headers a route requires comes
-// from the route's own `schema.headers` (built with fspiopHeadersSchema), so
-// the rule and the OpenAPI document cannot disagree; the hook only adds the
-// FSPIOP error codes a generic schema check cannot give:
+// parser for its versioned JSON media type (which keeps the body's text, see
+// bodyText), and an onRequest hook that checks the headers before the body is
+// read. Which headers a route requires comes from the route's own
+// `schema.headers` (built with fspiopHeadersSchema), so the rule and the
+// OpenAPI document cannot disagree; the hook only adds the FSPIOP error codes
+// a generic schema check cannot give:
 // missing → 3102, malformed → 3101, unsupported version → 406 3001.
 
 const { createFspiopError } = require('@switchyard/shared/errors')
@@ -14,6 +15,21 @@ const { isHttpDate } = require('../headers/http-date')
 
 // FspId (FSPIOP data model): String(1..32).
 const MAX_FSP_ID_LENGTH = 32
+
+// The body's text as the participant sent it, on the request: a decoration
+// (a slot fastify's Request objects are built with), not a WeakMap entry per
+// request.
+const BODY_TEXT = 'fspiopBodyText'
+
+/**
+ * The request's body as the participant sent it (before parsing), when it
+ * came with the resource's media type: what the hub forwards, since a JWS
+ * signature (FSPIOP-Signature) covers these exact characters, and parsing
+ * loses spacing and escapes such as "\u00e9" or "\/".
+ * @param {import('fastify').FastifyRequest} request
+ * @returns {string | undefined}
+ */
+const bodyText = (request) => /** @type {Record<string, any>} */ (request)[BODY_TEXT] ?? undefined
 
 /**
  * The headers schema of an FSPIOP route. Content-Type and Accept are
@@ -103,7 +119,12 @@ async function fspiopHeaders (app, { resource }) {
   // (prototype-poisoning safe). Plain application/json never gets this far:
   // the hook below rejects it, as Mojaloop does.
   const vndJson = new RegExp(`^application/vnd\\.interoperability\\.${resource}\\+json(?:\\s*;|$)`, 'i')
-  app.addContentTypeParser(vndJson, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'))
+  const parseJson = app.getDefaultJsonParser('error', 'error')
+  if (!app.hasRequestDecorator(BODY_TEXT)) app.decorateRequest(BODY_TEXT, null)
+  app.addContentTypeParser(vndJson, { parseAs: 'string' }, (request, body, done) => {
+    /** @type {Record<string, any>} */ (request)[BODY_TEXT] = body
+    parseJson(request, /** @type {string} */ (body), done)
+  })
 
   app.addHook('onRequest', async (request) => {
     const schema = /** @type {{ required?: string[] } | undefined} */ (request.routeOptions.schema?.headers)
@@ -123,4 +144,4 @@ async function fspiopHeaders (app, { resource }) {
 // context that registers this plugin, not to a child context of their own.
 fspiopHeaders[Symbol.for('skip-override')] = true
 
-module.exports = { fspiopHeaders, fspiopHeadersSchema }
+module.exports = { fspiopHeaders, fspiopHeadersSchema, bodyText }

@@ -55,3 +55,26 @@ test('pickHeaders keeps only the named headers that are present, joining repeate
   expect(pickHeaders({ a: '1', b: ['2', '3'], c: undefined, d: '4' }, ['a', 'b', 'c'])).toEqual({ a: '1', b: '2, 3' })
   expect(FORWARDED_HEADERS).toEqual(expect.arrayContaining(['fspiop-uri', 'fspiop-http-method', 'fspiop-encryption', 'tracestate']))
 })
+
+describe('the body as sent', () => {
+  const payload = { transferId: 't1', amount: { amount: '1', currency: 'USD' }, note: 'café / ok' }
+
+  test('a compact body, which JSON.stringify gives back, adds nothing to the command', () => {
+    const command = toTransferCommand(config, 'prepare', { transferId: 't1', headers, payload, text: JSON.stringify(payload) })
+    expect(Object.keys(command.value)).toEqual(['type', 'transferId', 'headers', 'payload'])
+  })
+
+  test.each([
+    ['spacing', JSON.stringify(payload, null, 2)],
+    ['\\u escapes', '{"transferId":"t1","amount":{"amount":"1","currency":"USD"},"note":"caf\\u00e9 / ok"}'],
+    ['escaped slashes', '{"transferId":"t1","amount":{"amount":"1","currency":"USD"},"note":"café \\/ ok"}']
+  ])('a body with %s goes with its text, to be forwarded as sent', (_name, text) => {
+    expect(JSON.parse(text)).toEqual(payload)
+    const command = toTransferCommand(config, 'fulfil', { transferId: 't1', headers, payload, text })
+    expect(command.value).toEqual({ type: 'fulfil', transferId: 't1', headers: fspiop, payload, raw: text })
+  })
+
+  test('a GET has no body to keep', () => {
+    expect(toTransferCommand(config, 'get', { transferId: 't3', headers, text: '' }).value).not.toHaveProperty('raw')
+  })
+})

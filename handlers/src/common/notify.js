@@ -2,6 +2,11 @@
 
 // Builders for the callbacks the ledger handlers ask the notification handler
 // to deliver (the `notification` topic in docs/transfers.md). Pure functions.
+// A participant's body that is passed on goes as the text it was sent in when
+// the command has it (`raw`: the sender's spacing and escapes, which its
+// FSPIOP-Signature covers), as a string `body` the notification handler sends
+// byte for byte; otherwise as the parsed payload, which JSON.stringify gives
+// back exactly as sent.
 
 const { topicName } = require('@switchyard/shared/kafka')
 const { toApiState } = require('./states')
@@ -30,9 +35,22 @@ function callbackHeaders ({ from, to, contentType }) {
 }
 
 /**
+ * @typedef {{ headers: Record<string, string>, payload: any, raw?: string }} SentRequest
+ *   a participant's request as a command carries it; raw: its body's text, when that is not JSON.stringify(payload)
+ */
+
+/**
+ * The body of a participant's request, to pass on unchanged.
+ * @param {SentRequest} sent
+ * @returns {any} the text as sent, or the payload when JSON gives that back as sent
+ */
+const sentBody = (sent) => typeof sent.raw === 'string' ? sent.raw : sent.payload
+
+/**
  * @param {import('@switchyard/shared/config').Config} config
  * @param {{ to: string, transferId: string, endpointType: string, method: string, path: string,
  *   headers: Record<string, string>, body: any, trace?: Record<string, string> }} n
+ *   body: a string is sent as it is, anything else as JSON
  * @returns {import('../../../shared/src/kafka/envelope').OutgoingMessage}
  */
 function notification (config, { trace, ...n }) {
@@ -46,13 +64,13 @@ function notification (config, { trace, ...n }) {
  * the payee's, when the payer left it out (when present, the prepare handler
  * checked it is).
  * @param {import('@switchyard/shared/config').Config} config
- * @param {{ transferId: string, payee: string, prepare: { headers: Record<string, string>, payload: any }, trace?: Record<string, string> }} p
+ * @param {{ transferId: string, payee: string, prepare: SentRequest, trace?: Record<string, string> }} p
  */
 function forwardPrepare (config, { transferId, payee, prepare, trace }) {
   const sent = prepare.headers
   const headers = sent['fspiop-destination'] ? sent : { ...sent, 'fspiop-destination': payee }
   return notification(config, {
-    to: payee, transferId, endpointType: ENDPOINT.POST, method: 'POST', path: '/transfers', headers, body: prepare.payload, trace
+    to: payee, transferId, endpointType: ENDPOINT.POST, method: 'POST', path: '/transfers', headers, body: sentBody(prepare), trace
   })
 }
 
@@ -80,7 +98,7 @@ function signatureHeaders (headers) {
  * @param {import('@switchyard/shared/config').Config} config
  * @param {{ to: string, from: string, transferId: string, body: any, method?: 'PUT' | 'PATCH', contentType?: string,
  *   signed?: Record<string, string>, trace?: Record<string, string> }} p
- *   signed: the sender's signature headers, when `body` is the sender's own, unchanged
+ *   body: a string is sent as it is; signed: the sender's signature headers, when `body` is the sender's own, unchanged
  */
 function transferState (config, { to, from, transferId, body, method = 'PUT', contentType, signed, trace }) {
   return notification(config, {
@@ -93,14 +111,14 @@ function transferState (config, { to, from, transferId, body, method = 'PUT', co
  * as Mojaloop does (its completedTimestamp as sent, its extensionList), with
  * its signature. A payee that answered RESERVED gets its PATCH; the payer
  * hears COMMITTED, so that body is changed and goes unsigned.
- * @param {{ headers: Record<string, string>, payload: any } | undefined} fulfil the payee's PUT
+ * @param {SentRequest | undefined} fulfil the payee's PUT
  * @param {Record<string, string>} stored stateBody() of the committed transfer, when there is no fulfil to pass on
- * @returns {{ body: Record<string, any>, signed: Record<string, string> }}
+ * @returns {{ body: Record<string, any> | string, signed: Record<string, string> }} body: the payee's text when passed on unchanged
  */
 function committedForPayer (fulfil, stored) {
   const payload = fulfil && fulfil.payload
   if (!payload || typeof payload !== 'object' || typeof payload.fulfilment !== 'string') return { body: stored, signed: {} }
-  if (payload.transferState === 'COMMITTED') return { body: payload, signed: signatureHeaders(fulfil.headers) }
+  if (payload.transferState === 'COMMITTED') return { body: sentBody(fulfil), signed: signatureHeaders(fulfil.headers) }
   return { body: { ...payload, transferState: 'COMMITTED' }, signed: {} }
 }
 
@@ -108,24 +126,26 @@ function committedForPayer (fulfil, stored) {
  * The payer's PUT /transfers/{id}/error after the payee's error: the payee's
  * own errorInformation (its description whole, its extensionList) with its
  * signature, as Mojaloop passes it on.
- * @param {{ headers: Record<string, string>, payload: any } | undefined} fulfil the payee's PUT …/error
+ * @param {SentRequest | undefined} fulfil the payee's PUT …/error
  * @param {{ errorCode: string, errorDescription: string }} stored the stored error, when there is none to pass on
- * @returns {{ errorInformation: { errorCode: string, errorDescription: string, extensionList?: any }, signed: Record<string, string> }}
+ * @returns {{ errorInformation: { errorCode: string, errorDescription: string, extensionList?: any }, raw?: string, signed: Record<string, string> }}
+ *   raw: the payee's text, when JSON would not give it back as sent
  */
 function errorForPayer (fulfil, stored) {
   const info = fulfil && fulfil.payload && fulfil.payload.errorInformation
   if (!info || typeof info !== 'object') return { errorInformation: stored, signed: {} }
-  return { errorInformation: info, signed: signatureHeaders(fulfil.headers) }
+  return { errorInformation: info, raw: typeof fulfil.raw === 'string' ? fulfil.raw : undefined, signed: signatureHeaders(fulfil.headers) }
 }
 
 /**
  * PUT /transfers/{id}/error.
  * @param {import('@switchyard/shared/config').Config} config
  * @param {{ to: string, from: string, transferId: string, errorInformation: { errorCode: string, errorDescription: string, extensionList?: any },
- *   contentType?: string, signed?: Record<string, string>, trace?: Record<string, string> }} p
+ *   raw?: string, contentType?: string, signed?: Record<string, string>, trace?: Record<string, string> }} p
+ *   raw: the sender's body text, sent instead of { errorInformation } (which it is) when JSON would not give it back as sent;
  *   signed: the sender's signature headers, when the error is the sender's own body, unchanged
  */
-function transferError (config, { to, from, transferId, errorInformation, contentType, signed, trace }) {
+function transferError (config, { to, from, transferId, errorInformation, raw, contentType, signed, trace }) {
   return notification(config, {
     to,
     transferId,
@@ -133,7 +153,7 @@ function transferError (config, { to, from, transferId, errorInformation, conten
     method: 'PUT',
     path: `/transfers/${transferId}/error`,
     headers: { ...callbackHeaders({ from, to, contentType }), ...signed },
-    body: { errorInformation },
+    body: raw === undefined ? { errorInformation } : raw,
     trace
   })
 }

@@ -21,6 +21,8 @@ function toCommand (record) {
     transferId: v.transferId,
     headers: v.headers,
     payload: v.payload,
+    // The payee's text, when it is not JSON.stringify(payload) (api-adapter/src/commands.js).
+    raw: typeof v.raw === 'string' ? v.raw : undefined,
     // Fulfils and errors share one fingerprint column: the type is part of it.
     hash: requestHash({ type: v.type, payload: v.payload ?? null }),
     timestamp: record.timestamp,
@@ -53,4 +55,4 @@ function fulfilPrefetch (records) {
   return [lockedTransfersOf(records)]
 }
 
-module.exports = { createFulfilHandler, fulfilPrefetch }
+module.exports = { createFulfilHandler, fulfilPrefetch, toCommand }

@@ -13,8 +13,9 @@ const { ledgerTime } = require('@switchyard/shared/ledger-time')
 const notify = require('../common/notify')
 
 /**
- * @typedef {{ type: 'fulfil' | 'error' | 'get', transferId: string, headers: Record<string, string>, payload?: any,
+ * @typedef {{ type: 'fulfil' | 'error' | 'get', transferId: string, headers: Record<string, string>, payload?: any, raw?: string,
  *   hash: string, timestamp: number, trace: Record<string, string> }} FulfilCommand
+ *   raw: the body's text when it is not JSON.stringify(payload), to pass on unchanged
  */
 
 /**
@@ -49,7 +50,8 @@ function planFulfils ({ config, commands, transfers }) {
       accountId: action === 'commit' ? t.payee_account_id : t.payer_account_id,
       amount: t.amount,
       currency: t.currency,
-      fulfil: { headers: c.headers, payload: c.payload },
+      // raw, when there is one, is what the payer gets (notify.committedForPayer, errorForPayer).
+      fulfil: { headers: c.headers, payload: c.payload, raw: c.raw },
       ...extra
     }
   })

@@ -98,7 +98,14 @@ function invalidToDeadLetter (record, problem, topic) {
  */
 function failedToDeadLetter (job, topic) {
   let body = job.body
-  try { body = body === null ? null : JSON.parse(body) } catch {}
+  try {
+    const parsed = body === null ? null : JSON.parse(body)
+    // Parsed for the operator to read, unless JSON would not give the text
+    // back as it is (a participant's own spacing or escapes, which its
+    // signature covers): that stays a string, which a notification produced
+    // again sends byte for byte.
+    if (body === null || JSON.stringify(parsed) === body) body = parsed
+  } catch {}
   const message = job.lastError || 'delivery failed'
   return {
     topic,

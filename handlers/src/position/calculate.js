@@ -12,9 +12,10 @@ const { errorInfo } = require('../common/errors')
 const notify = require('../common/notify')
 
 /**
+ * @typedef {{ headers: Record<string, string>, payload: any, raw?: string }} Request a participant's request as the command carries it
+ *   raw: its body's text, when that is not JSON.stringify(payload)
  * @typedef {{ action: 'reserve' | 'commit' | 'abort', transferId: string, reason?: string, timestamp: number,
- *   prepare?: { headers: Record<string, string>, payload: any }, fulfil?: { headers: Record<string, string>, payload: any },
- *   trace: Record<string, string> }} PositionCommand
+ *   prepare?: Request, fulfil?: Request, trace: Record<string, string> }} PositionCommand
  * @typedef {{ value: bigint, netDebitCap: bigint | null, liquidity: bigint | null }} AccountView
  */
 

@@ -64,4 +64,4 @@ function positionPrefetch (records) {
   return [lockedTransfersOf(records), accountsQuery(accountIds)]
 }
 
-module.exports = { createPositionHandler, positionPrefetch }
+module.exports = { createPositionHandler, positionPrefetch, toCommand }

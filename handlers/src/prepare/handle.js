@@ -19,7 +19,15 @@ function toCommand (record) {
   if (!v || v.type !== 'prepare' || typeof v.transferId !== 'string' || !v.payload || !v.headers) {
     throw Object.assign(new Error('malformed prepare command'), { retriable: false })
   }
-  return { transferId: v.transferId, headers: v.headers, payload: v.payload, hash: requestHash(v.payload), trace: traceHeaders(record) }
+  return {
+    transferId: v.transferId,
+    headers: v.headers,
+    payload: v.payload,
+    // The payer's text, when it is not JSON.stringify(payload) (api-adapter/src/commands.js).
+    raw: typeof v.raw === 'string' ? v.raw : undefined,
+    hash: requestHash(v.payload),
+    trace: traceHeaders(record)
+  }
 }
 
 /**
@@ -76,4 +84,4 @@ function createPrepareHandler ({ config, idFilter, now = Date.now }) {
   }
 }
 
-module.exports = { createPrepareHandler }
+module.exports = { createPrepareHandler, toCommand }

@@ -14,7 +14,8 @@ const { errorInfo } = require('../common/errors')
 const notify = require('../common/notify')
 
 /**
- * @typedef {{ transferId: string, headers: Record<string, string>, payload: any, hash: string, trace: Record<string, string> }} PrepareCommand
+ * @typedef {{ transferId: string, headers: Record<string, string>, payload: any, raw?: string, hash: string, trace: Record<string, string> }} PrepareCommand
+ *   raw: the body's text when it is not JSON.stringify(payload), to forward unchanged
  * @typedef {import('../common/transfer-repository').TransferRow} TransferRow
  */
 
@@ -104,7 +105,8 @@ function planPrepares ({ config, commands, existing, participants, nowMs }) {
           accountId: verdict.payerAccountId,
           amount: formatAmount(verdict.amount),
           currency: c.payload.amount.currency,
-          prepare: { headers: c.headers, payload: c.payload }
+          // raw, when there is one, is what the payee gets (notify.forwardPrepare).
+          prepare: { headers: c.headers, payload: c.payload, raw: c.raw }
         }
       })
     } else {

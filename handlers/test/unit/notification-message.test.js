@@ -74,3 +74,11 @@ test('a failed callback is dead-lettered with the original notification, so it c
   })
   expect(msg.key).toBe('payerfsp')
 })
+
+test('a dead-lettered body JSON would not give back as it is stays text, so producing it again sends it byte for byte', () => {
+  const text = '{\n  "errorInformation": { "errorCode": "5101", "errorDescription": "Refus\\u00e9 \\/ no" }\n}'
+  const { job } = toJob(record({ ...valid, body: text }))
+  const msg = failedToDeadLetter({ ...job, attempts: 8, lastError: 'HTTP 503' }, 'p.notification.dlq')
+  expect(msg.value.notification.body).toBe(text)
+  expect(toJob(record(msg.value.notification)).job.body).toBe(text)
+})
