@@ -34,8 +34,17 @@ function pickHeaders (headers, names) {
 /** @typedef {'prepare' | 'fulfil' | 'error' | 'get'} CommandType */
 
 /**
- * @typedef {{ type: CommandType, transferId: string, headers: Record<string, string>, payload?: object, raw?: string }} TransferCommandValue
- *   raw: the body's text, when it is not JSON.stringify(payload)
+ * The version a command leaves unsaid: the handlers answer in it when the
+ * command has no `version` (handlers/src/common/notify.js answerContentType).
+ * Most participants ask for it, so most commands carry no version at all.
+ */
+const UNSTATED_VERSION = '1.1'
+
+/**
+ * @typedef {{ type: CommandType, transferId: string, headers: Record<string, string>, payload?: object, raw?: string,
+ *   version?: string }} TransferCommandValue
+ *   raw: the body's text, when it is not JSON.stringify(payload);
+ *   version: the version to answer the sender in, when it is not UNSTATED_VERSION
  */
 
 /**
@@ -48,21 +57,25 @@ function pickHeaders (headers, names) {
  * (spacing, escapes such as "\u00e9" or "\/", key order), as that text too
  * (`raw`): a body the hub passes on must reach the other participant byte for
  * byte, or the FSPIOP-Signature that goes with it no longer verifies. A
- * compact body, the usual one, costs no extra byte on Kafka.
+ * compact body, the usual one, costs no extra byte on Kafka. So does the
+ * version the hub answers the sender in (`version`), negotiated from the
+ * request's headers, when it is 1.1.
  *
  * @param {import('@switchyard/shared/config').Config} config
  * @param {CommandType} type
- * @param {{ transferId: string, headers: Record<string, string | string[] | undefined>, payload?: object, text?: string }} request
- *   text: the body as sent (fspiop-headers.js bodyText)
+ * @param {{ transferId: string, headers: Record<string, string | string[] | undefined>, payload?: object, text?: string,
+ *   version?: string }} request
+ *   text: the body as sent (fspiop-headers.js bodyText); version: the version to answer in (fspiop-headers.js answerVersion)
  * @returns {import('../../shared/src/kafka/envelope').OutgoingMessage}
  */
-function toTransferCommand (config, type, { transferId, headers, payload, text }) {
+function toTransferCommand (config, type, { transferId, headers, payload, text, version }) {
   /** @type {TransferCommandValue} */
   const value = { type, transferId, headers: pickHeaders(headers, FORWARDED_HEADERS) }
   if (payload !== undefined) {
     value.payload = payload
     if (text !== undefined && text !== JSON.stringify(payload)) value.raw = text
   }
+  if (version !== undefined && version !== UNSTATED_VERSION) value.version = version
   return {
     topic: topicName(config, type === 'prepare' ? 'prepare' : 'fulfil'),
     key: transferId,

@@ -16,10 +16,13 @@ const { isHttpDate } = require('../headers/http-date')
 // FspId (FSPIOP data model): String(1..32).
 const MAX_FSP_ID_LENGTH = 32
 
-// The body's text as the participant sent it, on the request: a decoration
-// (a slot fastify's Request objects are built with), not a WeakMap entry per
-// request.
+// What the plugin learns of a request and its route reads, on the request:
+// decorations (slots fastify's Request objects are built with), not WeakMap
+// entries per request.
 const BODY_TEXT = 'fspiopBodyText'
+const ANSWER_VERSION = 'fspiopAnswerVersion'
+/** The request with its decorations, which fastify's types do not know. @param {import('fastify').FastifyRequest} request */
+const slots = (request) => /** @type {Record<string, any>} */ (request)
 
 /**
  * The request's body as the participant sent it (before parsing), when it
@@ -29,7 +32,17 @@ const BODY_TEXT = 'fspiopBodyText'
  * @param {import('fastify').FastifyRequest} request
  * @returns {string | undefined}
  */
-const bodyText = (request) => /** @type {Record<string, any>} */ (request)[BODY_TEXT] ?? undefined
+const bodyText = (request) => slots(request)[BODY_TEXT] ?? undefined
+
+/**
+ * The version the hub answers the request in (the callbacks it writes itself
+ * to the sender: a rejection, a GET's state): the highest supported version
+ * its Accept allows, or without Accept (a PUT need not send one) its
+ * Content-Type's version.
+ * @param {import('fastify').FastifyRequest} request
+ * @returns {string | undefined}
+ */
+const answerVersion = (request) => slots(request)[ANSWER_VERSION] ?? undefined
 
 /**
  * The headers schema of an FSPIOP route. Content-Type and Accept are
@@ -82,19 +95,28 @@ function checkers (resource) {
     createFspiopError('UNACCEPTABLE_VERSION', `${detail}; see extensionList for the supported versions`,
       { extensionList: toVersionExtensionList() })
   return {
-    /** @param {string | undefined} value @param {boolean} required */
+    /**
+     * @param {string | undefined} value @param {boolean} required
+     * @returns {string | undefined} the version negotiated, when there is an Accept
+     */
     accept (value, required) {
       if (!present('Accept', value, required)) return
       const ranges = parseAccept(resource, value)
       if (!ranges) throw createFspiopError('MALFORMED_SYNTAX', `Accept header must be ${media}[;version=X[.Y]]`)
-      if (!negotiateVersion(ranges)) throw unsupported('no version in the Accept header is supported')
+      const version = negotiateVersion(ranges)
+      if (!version) throw unsupported('no version in the Accept header is supported')
+      return version
     },
-    /** @param {string | undefined} value @param {boolean} required */
+    /**
+     * @param {string | undefined} value @param {boolean} required
+     * @returns {string | undefined} the body's version, when there is a Content-Type
+     */
     contentType (value, required) {
       if (!present('Content-Type', value, required)) return
       const version = parseContentType(resource, value)
       if (!version) throw createFspiopError('MALFORMED_SYNTAX', `Content-Type header must be ${media};version=X.Y`)
       if (!SUPPORTED_VERSIONS.includes(version)) throw unsupported(`Content-Type version ${version} is not supported`)
+      return version
     },
     /** @param {string | undefined} value */
     date (value) {
@@ -121,8 +143,9 @@ async function fspiopHeaders (app, { resource }) {
   const vndJson = new RegExp(`^application/vnd\\.interoperability\\.${resource}\\+json(?:\\s*;|$)`, 'i')
   const parseJson = app.getDefaultJsonParser('error', 'error')
   if (!app.hasRequestDecorator(BODY_TEXT)) app.decorateRequest(BODY_TEXT, null)
+  if (!app.hasRequestDecorator(ANSWER_VERSION)) app.decorateRequest(ANSWER_VERSION, null)
   app.addContentTypeParser(vndJson, { parseAs: 'string' }, (request, body, done) => {
-    /** @type {Record<string, any>} */ (request)[BODY_TEXT] = body
+    slots(request)[BODY_TEXT] = body
     parseJson(request, /** @type {string} */ (body), done)
   })
 
@@ -132,8 +155,9 @@ async function fspiopHeaders (app, { resource }) {
     const required = schema.required || []
     const h = /** @type {Record<string, string | undefined>} */ (request.headers)
     // Mojaloop's order: Accept, then Content-Type, then the rest.
-    check.accept(h.accept, required.includes('accept'))
-    check.contentType(h['content-type'], required.includes('content-type'))
+    const accepted = check.accept(h.accept, required.includes('accept'))
+    const sent = check.contentType(h['content-type'], required.includes('content-type'))
+    slots(request)[ANSWER_VERSION] = accepted || sent || null
     check.date(h.date)
     check.fspId('FSPIOP-Source', h['fspiop-source'], true)
     check.fspId('FSPIOP-Destination', h['fspiop-destination'], false)
@@ -144,4 +168,4 @@ async function fspiopHeaders (app, { resource }) {
 // context that registers this plugin, not to a child context of their own.
 fspiopHeaders[Symbol.for('skip-override')] = true
 
-module.exports = { fspiopHeaders, fspiopHeadersSchema, bodyText }
+module.exports = { fspiopHeaders, fspiopHeadersSchema, bodyText, answerVersion }

@@ -6,7 +6,7 @@
 // everything else happens in the handlers and comes back as callbacks.
 
 const { createFspiopError, fromErrorInformation } = require('@switchyard/shared/errors')
-const { fspiopHeaders, bodyText } = require('../plugins/fspiop-headers')
+const { fspiopHeaders, bodyText, answerVersion } = require('../plugins/fspiop-headers')
 const { toTransferCommand } = require('../commands')
 const { createPublisher } = require('../publish')
 const { validateMoney } = require('../validate-money')
@@ -56,14 +56,14 @@ async function transferRoutes (app, { config, producer }) {
     const body = /** @type {TransfersPostRequest} */ (request.body)
     validateMoney(body.amount)
     checkLedgerTime(body.expiration, 'expiration')
-    await publish(toTransferCommand(config, 'prepare', { transferId: body.transferId, headers: request.headers, payload: body, text: bodyText(request) }), request)
+    await publish(toTransferCommand(config, 'prepare', { transferId: body.transferId, headers: request.headers, payload: body, text: bodyText(request), version: answerVersion(request) }), request)
     return reply.code(202).send()
   })
 
   app.put('/transfers/:id', { schema: schemas.putTransfer }, async (request, reply) => {
     const { id } = /** @type {IdParams} */ (request.params)
     checkLedgerTime(/** @type {{ completedTimestamp: string }} */ (request.body).completedTimestamp, 'completedTimestamp')
-    await publish(toTransferCommand(config, 'fulfil', { transferId: id, headers: request.headers, payload: /** @type {object} */ (request.body), text: bodyText(request) }), request)
+    await publish(toTransferCommand(config, 'fulfil', { transferId: id, headers: request.headers, payload: /** @type {object} */ (request.body), text: bodyText(request), version: answerVersion(request) }), request)
     return reply.code(200).send()
   })
 
@@ -71,14 +71,14 @@ async function transferRoutes (app, { config, producer }) {
     const { id } = /** @type {IdParams} */ (request.params)
     const body = /** @type {ErrorInformationObject} */ (request.body)
     checkErrorCode(body)
-    await publish(toTransferCommand(config, 'error', { transferId: id, headers: request.headers, payload: body, text: bodyText(request) }), request)
+    await publish(toTransferCommand(config, 'error', { transferId: id, headers: request.headers, payload: body, text: bodyText(request), version: answerVersion(request) }), request)
     return reply.code(200).send()
   })
 
   // No automatic HEAD twin: a HEAD must not ask the hub for a callback.
   app.get('/transfers/:id', { schema: schemas.getTransfer, exposeHeadRoute: false }, async (request, reply) => {
     const { id } = /** @type {IdParams} */ (request.params)
-    await publish(toTransferCommand(config, 'get', { transferId: id, headers: request.headers }), request)
+    await publish(toTransferCommand(config, 'get', { transferId: id, headers: request.headers, version: answerVersion(request) }), request)
     return reply.code(202).send()
   })
 

@@ -78,3 +78,13 @@ describe('the body as sent', () => {
     expect(toTransferCommand(config, 'get', { transferId: 't3', headers, text: '' }).value).not.toHaveProperty('raw')
   })
 })
+
+describe('the version to answer in', () => {
+  test('1.1, the version a command leaves unsaid, adds nothing', () => {
+    expect(toTransferCommand(config, 'get', { transferId: 't3', headers, version: '1.1' }).value).not.toHaveProperty('version')
+  })
+
+  test.each(['1.0', '2.0'])('%s goes with the command', (version) => {
+    expect(toTransferCommand(config, 'get', { transferId: 't3', headers, version }).value).toEqual({ type: 'get', transferId: 't3', headers: fspiop, version })
+  })
+})

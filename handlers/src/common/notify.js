@@ -17,12 +17,28 @@ const ENDPOINT = Object.freeze({
   ERROR: 'FSPIOP_CALLBACK_URL_TRANSFER_ERROR'
 })
 
-const DEFAULT_CONTENT_TYPE = 'application/vnd.interoperability.transfers+json;version=1.1'
+const MEDIA_TYPE = 'application/vnd.interoperability.transfers+json'
+// The version of a callback that answers no request of its recipient (an
+// expiry, a PATCH), and of one answering a command that names no version.
+const DEFAULT_CONTENT_TYPE = `${MEDIA_TYPE};version=1.1`
+// What a command's `version` must look like to be written into a header.
+const VERSION = /^\d{1,3}\.\d{1,3}$/
+
+/**
+ * The Content-Type of a callback the hub writes in answer to a participant's
+ * request (its rejection, a GET's or a resend's state): the version
+ * negotiated from that request's Accept (or, without one, its Content-Type),
+ * which its command carries as `version` when it is not 1.1
+ * (api-adapter/src/commands.js).
+ * @param {string | undefined} version
+ */
+const answerContentType = (version) => typeof version === 'string' && VERSION.test(version) ? `${MEDIA_TYPE};version=${version}` : DEFAULT_CONTENT_TYPE
 
 /**
  * Callback headers: FSPIOP-Source is the original sender, or the hub for
- * messages the hub makes; the content type keeps the version the transfer
- * was started with when known.
+ * messages the hub makes; the content type is the sender's when its body is
+ * passed on, the version negotiated with the request a hub-made callback
+ * answers (answerContentType), else 1.1.
  * @param {{ from: string, to: string, contentType?: string }} p
  */
 function callbackHeaders ({ from, to, contentType }) {
@@ -35,8 +51,9 @@ function callbackHeaders ({ from, to, contentType }) {
 }
 
 /**
- * @typedef {{ headers: Record<string, string>, payload: any, raw?: string }} SentRequest
- *   a participant's request as a command carries it; raw: its body's text, when that is not JSON.stringify(payload)
+ * @typedef {{ headers: Record<string, string>, payload: any, raw?: string, version?: string }} SentRequest
+ *   a participant's request as a command carries it; raw: its body's text, when that is not JSON.stringify(payload);
+ *   version: the version to answer it in, when not 1.1
  */
 
 /**
@@ -176,15 +193,16 @@ function stateBody (t) {
  * error when the transfer was aborted with one.
  * @param {import('@switchyard/shared/config').Config} config
  * @param {{ to: string, from: string, transfer: { transfer_id: string, state: string, error_code?: string | null,
- *   error_description?: string | null, fulfilment?: string | null, completed_at?: Date | null }, trace?: Record<string, string> }} p
+ *   error_description?: string | null, fulfilment?: string | null, completed_at?: Date | null }, contentType?: string,
+ *   trace?: Record<string, string> }} p
  */
-function currentState (config, { to, from, transfer, trace }) {
+function currentState (config, { to, from, transfer, contentType, trace }) {
   if (toApiState(transfer.state) === 'ABORTED' && transfer.error_code) {
     return transferError(config, {
-      to, from, transferId: transfer.transfer_id, trace, errorInformation: { errorCode: transfer.error_code, errorDescription: transfer.error_description || '' }
+      to, from, transferId: transfer.transfer_id, contentType, trace, errorInformation: { errorCode: transfer.error_code, errorDescription: transfer.error_description || '' }
     })
   }
-  return transferState(config, { to, from, transferId: transfer.transfer_id, body: stateBody(transfer), trace })
+  return transferState(config, { to, from, transferId: transfer.transfer_id, body: stateBody(transfer), contentType, trace })
 }
 
-module.exports = { forwardPrepare, transferState, transferError, stateBody, currentState, committedForPayer, errorForPayer }
+module.exports = { forwardPrepare, transferState, transferError, stateBody, currentState, committedForPayer, errorForPayer, answerContentType }

@@ -23,6 +23,8 @@ function toCommand (record) {
     payload: v.payload,
     // The payee's text, when it is not JSON.stringify(payload) (api-adapter/src/commands.js).
     raw: typeof v.raw === 'string' ? v.raw : undefined,
+    // The version to answer the sender in, when it is not 1.1.
+    version: typeof v.version === 'string' ? v.version : undefined,
     // Fulfils and errors share one fingerprint column: the type is part of it.
     hash: requestHash({ type: v.type, payload: v.payload ?? null }),
     timestamp: record.timestamp,

@@ -14,8 +14,9 @@ const notify = require('../common/notify')
 
 /**
  * @typedef {{ type: 'fulfil' | 'error' | 'get', transferId: string, headers: Record<string, string>, payload?: any, raw?: string,
- *   hash: string, timestamp: number, trace: Record<string, string> }} FulfilCommand
- *   raw: the body's text when it is not JSON.stringify(payload), to pass on unchanged
+ *   version?: string, hash: string, timestamp: number, trace: Record<string, string> }} FulfilCommand
+ *   raw: the body's text when it is not JSON.stringify(payload), to pass on unchanged;
+ *   version: the version to answer the sender in, when not 1.1
  */
 
 /**
@@ -35,9 +36,14 @@ function planFulfils ({ config, commands, transfers }) {
     transferChanges.set(t.transfer_id, { ...transferChanges.get(t.transfer_id), ...change })
     if (change.state) stateChanges.push({ transfer_id: t.transfer_id, state: change.state, reason: change.error_description || null })
   }
+  // What the hub itself answers a command with is in the version negotiated with its request.
   /** @param {FulfilCommand} c @param {string} code @param {string} detail */
   const reject = (c, code, detail) => outgoing.push(notify.transferError(config, {
-    to: c.headers['fspiop-source'], from: hub, transferId: c.transferId, errorInformation: errorInfo(code, detail), trace: c.trace
+    to: c.headers['fspiop-source'], from: hub, transferId: c.transferId, errorInformation: errorInfo(code, detail), contentType: notify.answerContentType(c.version), trace: c.trace
+  }))
+  /** @param {FulfilCommand} c @param {any} t */
+  const answerState = (c, t) => outgoing.push(notify.currentState(config, {
+    to: c.headers['fspiop-source'], from: hub, transfer: t, contentType: notify.answerContentType(c.version), trace: c.trace
   }))
   /** @param {any} t @param {'abort' | 'commit'} action @param {Record<string, any>} extra @param {FulfilCommand} c */
   const toPosition = (t, action, extra, c) => outgoing.push({
@@ -50,8 +56,9 @@ function planFulfils ({ config, commands, transfers }) {
       accountId: action === 'commit' ? t.payee_account_id : t.payer_account_id,
       amount: t.amount,
       currency: t.currency,
-      // raw, when there is one, is what the payer gets (notify.committedForPayer, errorForPayer).
-      fulfil: { headers: c.headers, payload: c.payload, raw: c.raw },
+      // raw, when there is one, is what the payer gets (notify.committedForPayer, errorForPayer);
+      // version, what the position handler answers the payee in.
+      fulfil: { headers: c.headers, payload: c.payload, raw: c.raw, version: c.version },
       ...extra
     }
   })
@@ -61,7 +68,7 @@ function planFulfils ({ config, commands, transfers }) {
     const source = c.headers['fspiop-source']
     if (c.type === 'get') {
       if (!t || (source !== t.payer_fsp && source !== t.payee_fsp)) reject(c, '3208', `transfer ${c.transferId} was not found`)
-      else outgoing.push(notify.transferState(config, { to: source, from: hub, transferId: t.transfer_id, body: notify.stateBody(t), trace: c.trace }))
+      else outgoing.push(notify.transferState(config, { to: source, from: hub, transferId: t.transfer_id, body: notify.stateBody(t), contentType: notify.answerContentType(c.version), trace: c.trace }))
       continue
     }
     if (!t) { reject(c, '3208', `transfer ${c.transferId} was not found`); continue }
@@ -75,12 +82,12 @@ function planFulfils ({ config, commands, transfers }) {
     if (t.fulfil_hash) {
       // A second fulfil or error for the same transfer.
       if (t.fulfil_hash !== c.hash) reject(c, '3106', `transfer ${t.transfer_id} was already completed with a different request`)
-      else if (isFinal(t.state)) outgoing.push(notify.currentState(config, { to: source, from: hub, transfer: t, trace: c.trace }))
+      else if (isFinal(t.state)) answerState(c, t)
       else change(t, { pending_payee_resends: t.pending_payee_resends + 1 })
       continue
     }
     if (t.state !== S.RESERVED) {
-      if (isFinal(t.state)) outgoing.push(notify.currentState(config, { to: source, from: hub, transfer: t, trace: c.trace }))
+      if (isFinal(t.state)) answerState(c, t)
       else reject(c, '3100', `transfer ${t.transfer_id} is not reserved`)
       continue
     }

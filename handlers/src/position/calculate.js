@@ -12,8 +12,7 @@ const { errorInfo } = require('../common/errors')
 const notify = require('../common/notify')
 
 /**
- * @typedef {{ headers: Record<string, string>, payload: any, raw?: string }} Request a participant's request as the command carries it
- *   raw: its body's text, when that is not JSON.stringify(payload)
+ * @typedef {import('../common/notify').SentRequest} Request a participant's request as the command carries it
  * @typedef {{ action: 'reserve' | 'commit' | 'abort', transferId: string, reason?: string, timestamp: number,
  *   prepare?: Request, fulfil?: Request, trace: Record<string, string> }} PositionCommand
  * @typedef {{ value: bigint, netDebitCap: bigint | null, liquidity: bigint | null }} AccountView
@@ -89,7 +88,9 @@ function applyPositionCommands ({ config, commands, transfers, accounts, nowMs }
     else if (after > (account.netDebitCap ?? 0n)) error = errorInfo('4200', `position would exceed the net debit cap of ${t.payer_fsp} in ${t.currency}`)
     if (error) {
       setState(t, S.ABORTED_REJECTED, { error_code: error.errorCode, error_description: error.errorDescription })
-      return finish(t, notify.transferError(config, { to: t.payer_fsp, from: hub, transferId: t.transfer_id, errorInformation: error, trace: c.trace }), null)
+      // The payer's prepare is refused: in the version negotiated with it.
+      const contentType = notify.answerContentType(c.prepare && c.prepare.version)
+      return finish(t, notify.transferError(config, { to: t.payer_fsp, from: hub, transferId: t.transfer_id, errorInformation: error, contentType, trace: c.trace }), null)
     }
     move(t.payer_account_id, t.transfer_id, amount)
     setState(t, S.RESERVED)
@@ -102,12 +103,15 @@ function applyPositionCommands ({ config, commands, transfers, accounts, nowMs }
     move(t.payee_account_id, t.transfer_id, -parseAmount(t.amount))
     setState(t, S.COMMITTED)
     const body = notify.stateBody(t)
-    const contentType = c.fulfil && c.fulfil.headers['content-type']
+    // The payer hears the payee's PUT, in the payee's Content-Type; the payee,
+    // answered by the hub, in the version negotiated with its PUT; a PATCH
+    // (a notification the payee asked for, not an answer) in 1.1.
+    const payeeContentType = c.fulfil && c.fulfil.headers['content-type']
     const toPayee = t.payee_reserved
-      ? notify.transferState(config, { to: t.payee_fsp, from: hub, transferId: t.transfer_id, body: { completedTimestamp: body.completedTimestamp, transferState: 'COMMITTED' }, method: 'PATCH', contentType, trace: c.trace })
-      : notify.transferState(config, { to: t.payee_fsp, from: hub, transferId: t.transfer_id, body, contentType, trace: c.trace })
+      ? notify.transferState(config, { to: t.payee_fsp, from: hub, transferId: t.transfer_id, body: { completedTimestamp: body.completedTimestamp, transferState: 'COMMITTED' }, method: 'PATCH', trace: c.trace })
+      : notify.transferState(config, { to: t.payee_fsp, from: hub, transferId: t.transfer_id, body, contentType: notify.answerContentType(c.fulfil && c.fulfil.version), trace: c.trace })
     const toPayer = notify.committedForPayer(c.fulfil, body)
-    finish(t, notify.transferState(config, { to: t.payer_fsp, from: t.payee_fsp, transferId: t.transfer_id, body: toPayer.body, signed: toPayer.signed, contentType, trace: c.trace }), toPayee)
+    finish(t, notify.transferState(config, { to: t.payer_fsp, from: t.payee_fsp, transferId: t.transfer_id, body: toPayer.body, signed: toPayer.signed, contentType: payeeContentType, trace: c.trace }), toPayee)
   }
 
   /** @param {any} t @param {PositionCommand} c */
@@ -123,9 +127,10 @@ function applyPositionCommands ({ config, commands, transfers, accounts, nowMs }
     const fromPayee = c.reason === 'error'
     let toPayee = null
     if (!fromPayee) {
+      // The payee's fulfilment is refused: in the version negotiated with its PUT (a PATCH in 1.1).
       toPayee = t.payee_reserved
         ? notify.transferState(config, { to: t.payee_fsp, from: hub, transferId: t.transfer_id, body: { completedTimestamp: new Date(nowMs).toISOString(), transferState: 'ABORTED' }, method: 'PATCH', trace: c.trace })
-        : notify.transferError(config, { to: t.payee_fsp, from: hub, transferId: t.transfer_id, errorInformation, trace: c.trace })
+        : notify.transferError(config, { to: t.payee_fsp, from: hub, transferId: t.transfer_id, errorInformation, contentType: notify.answerContentType(c.fulfil && c.fulfil.version), trace: c.trace })
     }
     // The payee's own error goes to the payer as the payee sent it.
     const toPayer = fromPayee ? notify.errorForPayer(c.fulfil, errorInformation) : { errorInformation, signed: {} }

@@ -25,6 +25,8 @@ function toCommand (record) {
     payload: v.payload,
     // The payer's text, when it is not JSON.stringify(payload) (api-adapter/src/commands.js).
     raw: typeof v.raw === 'string' ? v.raw : undefined,
+    // The version to answer the payer in, when it is not 1.1.
+    version: typeof v.version === 'string' ? v.version : undefined,
     hash: requestHash(v.payload),
     trace: traceHeaders(record)
   }

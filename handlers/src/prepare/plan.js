@@ -14,8 +14,10 @@ const { errorInfo } = require('../common/errors')
 const notify = require('../common/notify')
 
 /**
- * @typedef {{ transferId: string, headers: Record<string, string>, payload: any, raw?: string, hash: string, trace: Record<string, string> }} PrepareCommand
- *   raw: the body's text when it is not JSON.stringify(payload), to forward unchanged
+ * @typedef {{ transferId: string, headers: Record<string, string>, payload: any, raw?: string, version?: string, hash: string,
+ *   trace: Record<string, string> }} PrepareCommand
+ *   raw: the body's text when it is not JSON.stringify(payload), to forward unchanged;
+ *   version: the version to answer the payer in, when not 1.1
  * @typedef {import('../common/transfer-repository').TransferRow} TransferRow
  */
 
@@ -72,16 +74,18 @@ function planPrepares ({ config, commands, existing, participants, nowMs }) {
   const fresh = new Map()
   const hub = config.HUB_NAME
 
+  // What the hub itself answers a prepare with (an error, a resend's state)
+  // is in the version negotiated with it (notify.answerContentType).
   for (const c of commands) {
     const source = c.headers['fspiop-source']
     const prior = fresh.get(c.transferId) || existing.get(c.transferId)
     if (prior) {
       if (prior.request_hash !== c.hash) {
         outgoing.push(notify.transferError(config, {
-          to: source, from: hub, transferId: c.transferId, trace: c.trace, errorInformation: errorInfo('3106', `transfer ${c.transferId} was sent before with a different body`)
+          to: source, from: hub, transferId: c.transferId, contentType: notify.answerContentType(c.version), trace: c.trace, errorInformation: errorInfo('3106', `transfer ${c.transferId} was sent before with a different body`)
         }))
       } else if (isFinal(prior.state)) {
-        outgoing.push(notify.currentState(config, { to: source, from: hub, transfer: prior, trace: c.trace }))
+        outgoing.push(notify.currentState(config, { to: source, from: hub, transfer: prior, contentType: notify.answerContentType(c.version), trace: c.trace }))
       } else if (fresh.has(c.transferId)) {
         prior.pending_payer_resends++
       } else {
@@ -105,13 +109,16 @@ function planPrepares ({ config, commands, existing, participants, nowMs }) {
           accountId: verdict.payerAccountId,
           amount: formatAmount(verdict.amount),
           currency: c.payload.amount.currency,
-          // raw, when there is one, is what the payee gets (notify.forwardPrepare).
-          prepare: { headers: c.headers, payload: c.payload, raw: c.raw }
+          // raw, when there is one, is what the payee gets (notify.forwardPrepare);
+          // version, what the position handler answers the payer in.
+          prepare: { headers: c.headers, payload: c.payload, raw: c.raw, version: c.version }
         }
       })
     } else {
       stateChanges.push({ transfer_id: c.transferId, state: S.INVALID, reason: verdict.error.errorDescription })
-      outgoing.push(notify.transferError(config, { to: source, from: hub, transferId: c.transferId, errorInformation: verdict.error, trace: c.trace }))
+      outgoing.push(notify.transferError(config, {
+        to: source, from: hub, transferId: c.transferId, errorInformation: verdict.error, contentType: notify.answerContentType(c.version), trace: c.trace
+      }))
     }
   }
   return { rows, stateChanges, outgoing, pending }

@@ -188,3 +188,35 @@ describe('GET /transfers/{id}', () => {
     expect(out.outgoing.map((m) => m.value.action || m.value.body.transferState)).toEqual(['commit', 'RESERVED'])
   })
 })
+
+describe('the version the hub answers a fulfil, an error or a GET in', () => {
+  const versioned = (version) => `application/vnd.interoperability.transfers+json;version=${version}`
+  // The API puts `version` in the command when the version negotiated with the request is not 1.1.
+  const withVersion = (c, version) => (version === undefined ? c : { ...c, version })
+  const contentTypes = (out) => out.outgoing.filter((m) => m.topic === NOTIFICATION_TOPIC).map((m) => m.value.headers['content-type'])
+
+  test.each([
+    ['1.0', '1.0'],
+    ['2.0', '2.0'],
+    ['none (1.1)', undefined]
+  ])('negotiated %s', (_name, version) => {
+    const expected = [versioned(version ?? '1.1')]
+    // Refusals: from the payer, unknown, expired, and a modified duplicate.
+    expect(contentTypes(plan([withVersion(fulfilCommand('fulfil', { hdrs: headers(PAYER, PAYEE), payload: fulfilPayload() }), version)]))).toEqual(expected)
+    expect(contentTypes(plan([withVersion(fulfilCommand('error', { transferId: 'nope', payload: errorPayload() }), version)]))).toEqual(expected)
+    expect(contentTypes(plan([withVersion(fulfilCommand('fulfil', { timestamp: EXPIRES_AT, payload: fulfilPayload() }), version)]))).toEqual(expected)
+    const first = fulfilCommand('fulfil', { payload: fulfilPayload() })
+    const committed = transferRow({ state: S.COMMITTED, fulfilment: FULFILMENT, fulfil_hash: first.hash, completed_at: new Date(NOW) })
+    expect(contentTypes(plan([withVersion(fulfilCommand('error', { payload: errorPayload() }), version)], rows(committed)))).toEqual(expected)
+    // States: a duplicate's, a final transfer's, and GETs (found and not).
+    expect(contentTypes(plan([withVersion(first, version)], rows(committed)))).toEqual(expected)
+    expect(contentTypes(plan([withVersion(fulfilCommand('fulfil', { payload: fulfilPayload() }), version)], rows(transferRow({ state: S.EXPIRED_RESERVED, error_code: '3303' }))))).toEqual(expected)
+    expect(contentTypes(plan([withVersion(fulfilCommand('get', { hdrs: headers(PAYER) }), version)]))).toEqual(expected)
+    expect(contentTypes(plan([withVersion(fulfilCommand('get', { hdrs: headers(PAYER), transferId: 'nope' }), version)]))).toEqual(expected)
+  })
+
+  test('a fulfil takes its version to the position handler, which answers the payee in it', () => {
+    const c = withVersion(fulfilCommand('fulfil', { payload: fulfilPayload() }), '2.0')
+    expect(plan([c]).outgoing[0].value.fulfil).toEqual({ headers: c.headers, payload: c.payload, version: '2.0' })
+  })
+})

@@ -317,3 +317,43 @@ describe('conservation over random command sequences', () => {
     expect(values).toEqual(expected)
   })
 })
+
+describe('the version of the callbacks', () => {
+  const versioned = (version) => `application/vnd.interoperability.transfers+json;version=${version}`
+  const contentTypes = (out) => out.outgoing.map((m) => [m.value.to, m.value.method, m.value.headers['content-type']])
+  const prepare = (version) => ({ headers: headers(PAYER, PAYEE), payload: positionCommand('reserve').prepare.payload, version })
+  // The payee's PUT was sent as 1.1 and negotiated (its Accept) to `version`.
+  const fulfil = (version, payload = fulfilPayload()) => ({ headers: headers(PAYEE, PAYER), payload, version })
+
+  test.each(['1.0', '2.0'])('a refused reservation answers the payer\'s prepare in the version negotiated with it (%s)', (version) => {
+    const out = apply([positionCommand('reserve', TRANSFER_ID, { prepare: prepare(version) })], rows(transferRow()), payerAccount(0n, 1n * U, 1000n * U))
+    expect(seen(out.outgoing[0]).errorCode).toBe('4200')
+    expect(contentTypes(out)).toEqual([[PAYER, 'PUT', versioned(version)]])
+  })
+
+  test.each(['1.0', '2.0'])('commit: the payee\'s confirmation is in the version negotiated with its PUT (%s); the payer hears the payee\'s PUT in its Content-Type', (version) => {
+    const transfers = rows(transferRow({ state: S.RECEIVED_FULFIL, fulfilment: FULFILMENT, completed_at: COMPLETED }))
+    const out = apply([positionCommand('commit', TRANSFER_ID, { fulfil: fulfil(version) })], transfers, bothAccounts())
+    expect(contentTypes(out)).toEqual([[PAYER, 'PUT', versioned('1.1')], [PAYEE, 'PUT', versioned(version)]])
+  })
+
+  test.each(['1.0', '2.0'])('an invalid fulfilment is refused to the payee in the version negotiated with its PUT (%s); the payer hears 1.1', (version) => {
+    const transfers = rows(transferRow({ state: S.RECEIVED_ERROR, error_code: '3100', error_description: 'bad' }))
+    const out = apply([positionCommand('abort', TRANSFER_ID, { reason: 'invalid-fulfilment', fulfil: fulfil(version) })], transfers, bothAccounts())
+    expect(contentTypes(out)).toEqual([[PAYER, 'PUT', versioned('1.1')], [PAYEE, 'PUT', versioned(version)]])
+  })
+
+  test('a PATCH, a notification and not an answer, is 1.1 whatever the payee negotiated', () => {
+    const committing = rows(transferRow({ state: S.RECEIVED_FULFIL, fulfilment: FULFILMENT, completed_at: COMPLETED, payee_reserved: 1 }))
+    const committed = apply([positionCommand('commit', TRANSFER_ID, { fulfil: fulfil('2.0', fulfilPayload({ transferState: 'RESERVED' })) })], committing, bothAccounts())
+    expect(contentTypes(committed)[1]).toEqual([PAYEE, 'PATCH', versioned('1.1')])
+    const aborting = rows(transferRow({ state: S.RECEIVED_ERROR, error_code: '3100', error_description: 'bad', payee_reserved: 1 }))
+    const aborted = apply([positionCommand('abort', TRANSFER_ID, { reason: 'invalid-fulfilment', fulfil: fulfil('2.0') })], aborting, bothAccounts())
+    expect(contentTypes(aborted)[1]).toEqual([PAYEE, 'PATCH', versioned('1.1')])
+  })
+
+  test('an expiry answers no request: 1.1 to both', () => {
+    const out = apply([positionCommand('abort', TRANSFER_ID, { reason: 'expired' })], rows(transferRow({ state: S.RESERVED })), payerAccount(10n * U))
+    expect(contentTypes(out)).toEqual([[PAYER, 'PUT', versioned('1.1')], [PAYEE, 'PUT', versioned('1.1')]])
+  })
+})

@@ -157,3 +157,35 @@ test('a mixed batch: each transfer decided on its own, messages in input order',
     [PAYEE, 'bad-1', '/transfers/bad-1/error']
   ])
 })
+
+describe('the version the hub answers a prepare in', () => {
+  const versioned = (version) => `application/vnd.interoperability.transfers+json;version=${version}`
+  // The API puts `version` in the command when the version negotiated with the request is not 1.1.
+  const withVersion = (c, version) => (version === undefined ? c : { ...c, version })
+
+  test.each([
+    ['1.0', '1.0'],
+    ['2.0', '2.0'],
+    ['none (1.1)', undefined]
+  ])('negotiated %s: a rejection, a 3106 and a resend\'s state come in that version', (_name, version) => {
+    const expected = versioned(version ?? '1.1')
+    const invalid = plan([withVersion(prepareCommand({ payeeFsp: 'nobody' }, headers(PAYER, 'nobody')), version)])
+    expect(seen(invalid.outgoing[0]).errorCode).toBe('3203')
+    expect(invalid.outgoing[0].value.headers['content-type']).toBe(expected)
+
+    const modified = plan([withVersion(prepareCommand({ amount: { amount: '11', currency: 'USD' } }), version)], rows(transferRow()))
+    expect(seen(modified.outgoing[0]).errorCode).toBe('3106')
+    expect(modified.outgoing[0].value.headers['content-type']).toBe(expected)
+
+    for (const stored of [{ state: 'COMMITTED', fulfilment: FULFILMENT, completed_at: new Date(NOW) }, { state: 'ABORTED_REJECTED', error_code: '4200', error_description: 'limit' }]) {
+      const resend = plan([withVersion(prepareCommand(), version)], rows(transferRow(stored)))
+      expect(resend.outgoing).toHaveLength(1)
+      expect(resend.outgoing[0].value.headers['content-type']).toBe(expected)
+    }
+  })
+
+  test('a valid prepare takes its version to the position handler, which answers a refused reservation in it', () => {
+    const c = withVersion(prepareCommand(), '2.0')
+    expect(plan([c]).outgoing[0].value.prepare).toEqual({ headers: c.headers, payload: c.payload, version: '2.0' })
+  })
+})
