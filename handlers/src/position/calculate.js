@@ -19,6 +19,16 @@ const notify = require('../common/notify')
  */
 
 /**
+ * The PATCH that answers a payee's RESERVED: in the version negotiated with
+ * that PUT, but never 1.0, which has no PATCH (the RESERVED state came with 1.1).
+ * @param {PositionCommand} c
+ */
+function patchContentType (c) {
+  const version = c.fulfil && c.fulfil.version
+  return notify.answerContentType(version === '1.0' ? undefined : version)
+}
+
+/**
  * @param {{ config: import('@switchyard/shared/config').Config, commands: PositionCommand[],
  *   transfers: Map<string, import('../common/transfer-repository').TransferRow>, accounts: Map<number, AccountView>, nowMs: number }} input
  */
@@ -104,11 +114,10 @@ function applyPositionCommands ({ config, commands, transfers, accounts, nowMs }
     setState(t, S.COMMITTED)
     const body = notify.stateBody(t)
     // The payer hears the payee's PUT, in the payee's Content-Type; the payee,
-    // answered by the hub, in the version negotiated with its PUT; a PATCH
-    // (a notification the payee asked for, not an answer) in 1.1.
+    // answered by the hub, in the version negotiated with its PUT, a PATCH too.
     const payeeContentType = c.fulfil && c.fulfil.headers['content-type']
     const toPayee = t.payee_reserved
-      ? notify.transferState(config, { to: t.payee_fsp, from: hub, transferId: t.transfer_id, body: { completedTimestamp: body.completedTimestamp, transferState: 'COMMITTED' }, method: 'PATCH', trace: c.trace })
+      ? notify.transferState(config, { to: t.payee_fsp, from: hub, transferId: t.transfer_id, body: { completedTimestamp: body.completedTimestamp, transferState: 'COMMITTED' }, method: 'PATCH', contentType: patchContentType(c), trace: c.trace })
       : notify.transferState(config, { to: t.payee_fsp, from: hub, transferId: t.transfer_id, body, contentType: notify.answerContentType(c.fulfil && c.fulfil.version), trace: c.trace })
     const toPayer = notify.committedForPayer(c.fulfil, body)
     finish(t, notify.transferState(config, { to: t.payer_fsp, from: t.payee_fsp, transferId: t.transfer_id, body: toPayer.body, signed: toPayer.signed, contentType: payeeContentType, trace: c.trace }), toPayee)
@@ -127,9 +136,9 @@ function applyPositionCommands ({ config, commands, transfers, accounts, nowMs }
     const fromPayee = c.reason === 'error'
     let toPayee = null
     if (!fromPayee) {
-      // The payee's fulfilment is refused: in the version negotiated with its PUT (a PATCH in 1.1).
+      // The payee's fulfilment is refused: in the version negotiated with its PUT.
       toPayee = t.payee_reserved
-        ? notify.transferState(config, { to: t.payee_fsp, from: hub, transferId: t.transfer_id, body: { completedTimestamp: new Date(nowMs).toISOString(), transferState: 'ABORTED' }, method: 'PATCH', trace: c.trace })
+        ? notify.transferState(config, { to: t.payee_fsp, from: hub, transferId: t.transfer_id, body: { completedTimestamp: new Date(nowMs).toISOString(), transferState: 'ABORTED' }, method: 'PATCH', contentType: patchContentType(c), trace: c.trace })
         : notify.transferError(config, { to: t.payee_fsp, from: hub, transferId: t.transfer_id, errorInformation, contentType: notify.answerContentType(c.fulfil && c.fulfil.version), trace: c.trace })
     }
     // The payee's own error goes to the payer as the payee sent it.

@@ -343,13 +343,13 @@ describe('the version of the callbacks', () => {
     expect(contentTypes(out)).toEqual([[PAYER, 'PUT', versioned('1.1')], [PAYEE, 'PUT', versioned(version)]])
   })
 
-  test('a PATCH, a notification and not an answer, is 1.1 whatever the payee negotiated', () => {
+  test.each([['2.0', '2.0'], [undefined, '1.1'], ['1.0', '1.1']])('the PATCH answering a payee\'s RESERVED is in the version negotiated with that PUT (%s), never 1.0, which has no PATCH', (version, expected) => {
     const committing = rows(transferRow({ state: S.RECEIVED_FULFIL, fulfilment: FULFILMENT, completed_at: COMPLETED, payee_reserved: 1 }))
-    const committed = apply([positionCommand('commit', TRANSFER_ID, { fulfil: fulfil('2.0', fulfilPayload({ transferState: 'RESERVED' })) })], committing, bothAccounts())
-    expect(contentTypes(committed)[1]).toEqual([PAYEE, 'PATCH', versioned('1.1')])
+    const committed = apply([positionCommand('commit', TRANSFER_ID, { fulfil: fulfil(version, fulfilPayload({ transferState: 'RESERVED' })) })], committing, bothAccounts())
+    expect(contentTypes(committed)[1]).toEqual([PAYEE, 'PATCH', versioned(expected)])
     const aborting = rows(transferRow({ state: S.RECEIVED_ERROR, error_code: '3100', error_description: 'bad', payee_reserved: 1 }))
-    const aborted = apply([positionCommand('abort', TRANSFER_ID, { reason: 'invalid-fulfilment', fulfil: fulfil('2.0') })], aborting, bothAccounts())
-    expect(contentTypes(aborted)[1]).toEqual([PAYEE, 'PATCH', versioned('1.1')])
+    const aborted = apply([positionCommand('abort', TRANSFER_ID, { reason: 'invalid-fulfilment', fulfil: fulfil(version) })], aborting, bothAccounts())
+    expect(contentTypes(aborted)[1]).toEqual([PAYEE, 'PATCH', versioned(expected)])
   })
 
   test('an expiry answers no request: 1.1 to both', () => {
