@@ -83,6 +83,25 @@ test('the payer gets the payee\'s PUT as the payee sent it: its extensionList, i
   expect(committed.headers).toMatchObject({ 'fspiop-source': parties.payee.name, 'fspiop-signature': signature })
 })
 
+test('bodies passed on arrive byte for byte, so a signature over them still verifies: the payer\'s POST and the payee\'s PUT, indented and with escapes', async () => {
+  const { payer, payee } = await pair()
+  const { fulfilment, condition } = newCondition()
+  const note = { extension: [{ key: 'note', value: 'café a/b' }] }
+  // What JSON.stringify of the parsed body would not give back: spacing, \u00e9 and \/.
+  const wire = (/** @type {any} */ body) => JSON.stringify(body, null, 2).replace('café a/b', 'caf\\u00e9 a\\/b')
+  const prepare = { ...prepareBody({ payer: payer.name, payee: payee.name, condition }), extensionList: note }
+  payee.plan(prepare.transferId, { action: 'fulfil', fulfilment, extensionList: note, text: wire })
+  const text = wire(prepare)
+  expect(text).toContain('caf\\u00e9 a\\/b')
+  expect((await sy.fspiop('POST', '/transfers', { source: payer.name, destination: payee.name, text })).status).toBe(202)
+  transferIds.push(prepare.transferId)
+  const forwarded = await payee.waitFor((r) => r.method === 'POST' && r.path === '/transfers', 'the forwarded prepare')
+  expect(forwarded.raw).toBe(text)
+  const committed = await payer.waitFor(put(prepare.transferId), 'PUT COMMITTED')
+  expect(committed.raw).toBe(wire(payee.sent(prepare.transferId)))
+  expect(committed.body.extensionList).toEqual(note)
+})
+
 test('the payer gets the payee\'s error as the payee sent it, extensionList included', async () => {
   const parties = await pair()
   const extensionList = { extension: [{ key: 'reason', value: 'account closed' }] }

@@ -50,15 +50,16 @@ function createClient ({ apiUrl, adminUrl, hubName }) {
   /**
    * An FSPIOP request as a participant sends it; `headers` entries set to
    * undefined are left out.
-   * @param {string} method @param {string} path @param {{ source: string, destination?: string, body?: any, headers?: Record<string, string | undefined> }} opts
+   * @param {string} method @param {string} path @param {{ source: string, destination?: string, body?: any, text?: string, headers?: Record<string, string | undefined> }} opts
+   *   text: the body as sent, instead of JSON.stringify(body)
    */
-  async function fspiop (method, path, { source, destination, body, headers = {} }) {
+  async function fspiop (method, path, { source, destination, body, text: sent, headers = {} }) {
     /** @type {Record<string, string>} */
     // Content-Type on every request, GET too: FSPIOP requires it.
     const h = { date: new Date().toUTCString(), 'fspiop-source': source, accept: CONTENT_TYPE, 'content-type': CONTENT_TYPE }
     if (destination) h['fspiop-destination'] = destination
     for (const [k, v] of Object.entries(headers)) { if (v === undefined) delete h[k]; else h[k] = v }
-    const res = await fetch(`${apiUrl}${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) })
+    const res = await fetch(`${apiUrl}${path}`, { method, headers: h, body: sent ?? (body === undefined ? undefined : JSON.stringify(body)) })
     const text = await res.text()
     return { status: res.status, body: text ? JSON.parse(text) : undefined }
   }

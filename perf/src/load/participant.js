@@ -60,7 +60,7 @@ async function startParticipant (name, switchyard) {
     for (let wait = 100; ; wait = Math.min(wait * 2, 2000)) {
       let status = 0
       try {
-        const res = await fetch(url, { method: 'PUT', headers: { ...headers, date: new Date().toUTCString() }, body: JSON.stringify(body) })
+        const res = await fetch(url, { method: 'PUT', headers: { ...headers, date: new Date().toUTCString() }, body: plan.text ? plan.text(body) : JSON.stringify(body) })
         status = res.status
         answers.push({ transferId, status, body: await res.text() })
       } catch (err) {
@@ -75,7 +75,8 @@ async function startParticipant (name, switchyard) {
     let data = ''
     req.on('data', (d) => { data += d })
     req.on('end', () => {
-      const entry = { method: req.method, path: req.url, headers: req.headers, body: data ? JSON.parse(data) : null, at: Date.now() }
+      // raw: the bytes as they came, for checks that a body passed on is unchanged.
+      const entry = { method: req.method, path: req.url, headers: req.headers, body: data ? JSON.parse(data) : null, raw: data, at: Date.now() }
       received.push(entry)
       for (const w of [...waiters]) if (w.match(entry)) { waiters.delete(w); w.resolve(entry) }
       res.writeHead(status).end()
@@ -105,7 +106,8 @@ async function startParticipant (name, switchyard) {
      * to send. Once it has answered, `sent(id)` is the body it sent.
      * @param {string} id
      * @param {{ action: 'fulfil' | 'reserve' | 'reject' | 'ignore', fulfilment?: string, errorCode?: string,
-     *   extensionList?: { extension: { key: string, value: string }[] }, signature?: string }} plan
+     *   extensionList?: { extension: { key: string, value: string }[] }, signature?: string, text?: (body: any) => string }} plan
+     *   text: writes the body the payee sends (JSON.stringify by default)
      */
     plan: (id, plan) => plans.set(id, plan),
     /** @param {string} id @returns {any} the body this payee sent for transfer `id`, if it has answered */
