@@ -41,15 +41,15 @@ function create ({ config, db, logger, producer }) {
   /** One sweep; returns how many transfers it expired. */
   async function sweep () {
     const claim = crypto.randomUUID()
-    const claimed = await claimExpired(db, { claim, limit: config.TIMEOUT_BATCH_SIZE, leaseMs: config.TIMEOUT_LEASE_MS })
+    const { claimed, ids } = await claimExpired(db, { claim, limit: config.TIMEOUT_BATCH_SIZE, leaseMs: config.TIMEOUT_LEASE_MS })
     if (!claimed) return 0
-    const due = await claimedTransfers(db, claim)
+    const due = await claimedTransfers(db, claim, ids)
     await producer.send(due.map((t) => toWire({
       topic,
       key: String(t.payer_account_id),
       value: { action: 'abort', reason: 'expired', transferId: t.transfer_id, accountId: t.payer_account_id, amount: t.amount, currency: t.currency }
     })))
-    await holdSentClaim(db, claim, { holdMs: config.TIMEOUT_REDRIVE_AFTER_MS, leaseMs: config.TIMEOUT_LEASE_MS })
+    await holdSentClaim(db, claim, ids, { holdMs: config.TIMEOUT_REDRIVE_AFTER_MS, leaseMs: config.TIMEOUT_LEASE_MS })
     return due.length
   }
 
@@ -65,9 +65,9 @@ function create ({ config, db, logger, producer }) {
   /** One sweep for transfers whose commit or abort was lost; returns how many it sent again. */
   async function redrive () {
     const claim = crypto.randomUUID()
-    const claimed = await claimStuck(db, { claim, limit: config.TIMEOUT_BATCH_SIZE, afterMs: config.TIMEOUT_REDRIVE_AFTER_MS })
+    const { claimed, ids } = await claimStuck(db, { claim, limit: config.TIMEOUT_BATCH_SIZE, afterMs: config.TIMEOUT_REDRIVE_AFTER_MS })
     if (!claimed) return 0
-    const stuck = await claimedTransfers(db, claim)
+    const stuck = await claimedTransfers(db, claim, ids)
     await producer.send(stuck.map((t) => toWire({ topic, ...redriveCommand(t) })))
     // Rare, and each one means a dead letter an operator should read.
     logger.warn({ transfers: stuck.map((t) => t.transfer_id) }, 'sent the lost commit or abort of transfers again')
