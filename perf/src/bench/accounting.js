@@ -23,11 +23,16 @@ const STATEMENT_KINDS = {
 const STATEMENT_COUNTERS = Object.values(STATEMENT_KINDS).flat()
 /**
  * What a step costs InnoDB's buffer pool: pages read from disk because they
- * were not in it, and pages created (a page split creates one, so does a
- * table that grows). On a large ledger these, not the statements, are what
- * the transfers pay for (docs/benchmarks.md, the 10 M-transfer ledger).
+ * were not in it, pages created (a page split creates one, so does a table
+ * that grows) and pages written back to the data files (each dirty page
+ * flushed, 16 KB, twice with the doublewrite buffer). Random ids dirty a
+ * different leaf of each id index per transfer on a large ledger, where a
+ * small one keeps rewriting the same few pages. On a large ledger these, not
+ * the statements, are what the transfers pay for (docs/benchmarks.md, the
+ * 10 M-transfer ledger). Flushing lags the writes it follows, so a step's
+ * pages written include earlier steps' tail.
  */
-const PAGE_COUNTERS = ['Innodb_buffer_pool_reads', 'Innodb_pages_created']
+const PAGE_COUNTERS = ['Innodb_buffer_pool_reads', 'Innodb_pages_created', 'Innodb_pages_written']
 const COUNTERS = [...STATEMENT_COUNTERS, 'Com_commit', 'Com_rollback', ...PAGE_COUNTERS]
 
 let ticksPerSecond = 0
@@ -148,12 +153,13 @@ async function otherDbClients (db, ownDb) {
 
 /**
  * Each counter's delta, the statements of each kind and in all, and per
- * transfer the statements, commits, disk page reads and pages created (null
- * without transfers).
+ * transfer the statements, commits, disk page reads, pages created and pages
+ * written (null without transfers).
  * @param {Record<string, number>} a @param {Record<string, number>} b @param {number} transfers
  * @returns {Record<string, any> & { statements: number, byKind: Record<string, number>,
  *   statementsPerTransfer: number | null, commitsPerTransfer: number | null,
- *   pageReadsPerTransfer: number | null, pagesCreatedPerTransfer: number | null }}
+ *   pageReadsPerTransfer: number | null, pagesCreatedPerTransfer: number | null,
+ *   pagesWrittenPerTransfer: number | null }}
  */
 function sqlDelta (a, b, transfers) {
   /** @type {Record<string, number>} */
@@ -167,7 +173,8 @@ function sqlDelta (a, b, transfers) {
     statementsPerTransfer: transfers ? round(statements / transfers, 3) : null,
     commitsPerTransfer: transfers ? round(d.Com_commit / transfers, 3) : null,
     pageReadsPerTransfer: transfers ? round(d.Innodb_buffer_pool_reads / transfers, 3) : null,
-    pagesCreatedPerTransfer: transfers ? round(d.Innodb_pages_created / transfers, 3) : null
+    pagesCreatedPerTransfer: transfers ? round(d.Innodb_pages_created / transfers, 3) : null,
+    pagesWrittenPerTransfer: transfers ? round(d.Innodb_pages_written / transfers, 3) : null
   }
 }
 

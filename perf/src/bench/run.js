@@ -167,7 +167,7 @@ async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, 
       if (discarded.length) step.discardedContendedAttempts = discarded
       out.steps.push(step)
       say(`${label}: ${rate}/s → ${step.achievedRate}/s, p50 ${step.latency.p50} p99 ${step.latency.p99} max ${step.latency.max} ms, success ${(step.success * 100).toFixed(2)}%, ` +
-        `${step.sql.statementsPerTransfer} SQL/${step.sql.commitsPerTransfer} commits/${step.sql.pageReadsPerTransfer} disk page reads per transfer, CPU ${step.cpu.ourMsPerTransfer} ms/transfer` +
+        `${step.sql.statementsPerTransfer} SQL/${step.sql.commitsPerTransfer} commits/${step.sql.pageReadsPerTransfer} disk page reads/${step.sql.pagesWrittenPerTransfer} pages written per transfer, CPU ${step.cpu.ourMsPerTransfer} ms/transfer` +
         `${step.contended ? ` [other processes used ${step.cpu.otherProcessesPctCore}% of a core]` : ''}${step.meetsTarget ? '' : ` — misses target: ${step.reasons.join('; ')}`}${step.valid ? '' : ' — INVALID (gates)'}`)
       if (step.stages) say(`${label}: ${rate}/s per stage (records/transaction, mean ms): ${stagesLine(step.stages)}`)
       if (step.kafka.requests) say(`${label}: ${rate}/s Kafka requests per transfer: ${requestsLine(step.kafka.requests)}; messages ${step.kafka.perTransfer}`)

@@ -15,11 +15,12 @@ test('every kind of data statement counts, multi-table UPDATE and DELETE, INSERT
   expect(sqlDelta(zeros, after, 0).statementsPerTransfer).toBeNull()
 })
 
-test('disk page reads and pages created are counted per transfer, apart from the statements', () => {
-  const after = { ...zeros, Com_insert: 10, Innodb_buffer_pool_reads: 49, Innodb_pages_created: 26 }
+test('disk page reads, pages created and pages written are counted per transfer, apart from the statements', () => {
+  const after = { ...zeros, Com_insert: 10, Innodb_buffer_pool_reads: 49, Innodb_pages_created: 26, Innodb_pages_written: 57 }
   const d = sqlDelta(zeros, after, 10)
   expect(d.pageReadsPerTransfer).toBe(4.9)
   expect(d.pagesCreatedPerTransfer).toBe(2.6)
+  expect(d.pagesWrittenPerTransfer).toBe(5.7)
   expect(d.statements).toBe(10)
   expect(sqlDelta(zeros, after, 0).pageReadsPerTransfer).toBeNull()
 })
