@@ -17,7 +17,7 @@ const { collectRoutes, openapiRoutes } = require('./openapi')
  * @typedef {object} AppDeps
  * @property {import('@switchyard/shared/config').Config} config
  * @property {import('pino').Logger} logger
- * @property {() => Promise<{ status: string }>} health
+ * @property {import('./routes/health').HealthCheck} health /health's check; /readyz asks it about the broker alone
  * @property {ReturnType<typeof import('@switchyard/shared/kafka').createProducer>} [producer]
  * @property {{ scrape: () => Promise<{ contentType: string, body: string }>,
  *   http: { onResponse: import('fastify').onResponseHookHandler } }} [metrics] serves /metrics and times requests

@@ -42,7 +42,7 @@ test('every registered route appears, and nothing else', () => {
     .flatMap((m) => m[1].split(', ')).filter((m) => m !== 'HEAD')
   expect(operations()).toHaveLength(methods.length)
   expect(operations()).toEqual(expect.arrayContaining([
-    'GET /health', 'POST /transfers', 'PUT /transfers/{id}', 'GET /transfers/{id}', 'PATCH /transfers/{id}',
+    'GET /health', 'GET /readyz', 'GET /livez', 'POST /transfers', 'PUT /transfers/{id}', 'GET /transfers/{id}', 'PATCH /transfers/{id}',
     'PUT /transfers/{id}/error', 'GET /openapi.json'
   ]))
 })
