@@ -225,7 +225,7 @@ describe('helm/switchyard', () => {
     expect(text).toContain('"fixedEnv" (dict "HANDLERS" $name)')
     expect(text).toContain('include "switchyard.deployment"')
     const deployment = defineBody(templates['_helpers.tpl'], 'switchyard.deployment')
-    for (const expected of ['startupProbe:', 'readinessProbe:', 'livenessProbe:', '"path" "/health"', '"path" "/livez"', 'terminationGracePeriodSeconds:',
+    for (const expected of ['startupProbe:', 'readinessProbe:', 'livenessProbe:', '"path" .readyPath', '"path" "/livez"', 'terminationGracePeriodSeconds:',
       'preStop:', 'checksum/config:', 'securityContext:', 'resources:']) expect(deployment).toContain(expected)
   })
 
@@ -335,15 +335,19 @@ describe('helm/switchyard', () => {
     })
   })
 
-  test('every pod is started and made ready on /health, and kept alive on /livez, which asks neither Kafka nor MySQL', () => {
+  test('handlers are started and made ready on /health, the api-adapter on /readyz (Kafka only), and all kept alive on /livez, which asks neither', () => {
     const deployments = ofKind(render().objects, 'Deployment')
     expect(deployments.length).toBe(names().length + 1)
     for (const d of deployments) {
       const c = d.spec.template.spec.containers[0]
+      const ready = d.metadata.name.endsWith('-api-adapter') ? '/readyz' : '/health'
       expect([d.metadata.name, c.startupProbe.httpGet.path, c.readinessProbe.httpGet.path, c.livenessProbe.httpGet.path])
-        .toEqual([d.metadata.name, '/health', '/health', '/livez'])
+        .toEqual([d.metadata.name, ready, ready, '/livez'])
       expect(c.livenessProbe.httpGet.port).toBe(c.readinessProbe.httpGet.port)
+      expect(c.startupProbe.httpGet.port).toBe(c.readinessProbe.httpGet.port)
     }
+    expect(deployments.filter((d) => d.spec.template.spec.containers[0].readinessProbe.httpGet.path === '/readyz').map((d) => d.metadata.name))
+      .toEqual([expect.stringMatching(/-api-adapter$/)])
   })
 
   describe('metrics', () => {

@@ -184,7 +184,10 @@ up), then a margin. Args: root, env.
 A Deployment for one process of the one image: the api-adapter or a handler.
 Args: root, component, values (enabled, replicas, resources, env, autoscaling,
 optional scheduling and podAnnotations), command, fixedEnv (map), ports (list
-of name/port), probePort (a port name: /health and /metrics), adminToken (bool).
+of name/port), probePort (a port name: the probes and /metrics), readyPath (the
+start-up and readiness probes' path: /readyz for the api-adapter, whose
+participant API needs Kafka only; /health for handlers, which need Kafka and
+MySQL), adminToken (bool).
 */}}
 {{- define "switchyard.deployment" -}}
 {{- $root := .root }}
@@ -268,7 +271,7 @@ spec:
               containerPort: {{ .port }}
               protocol: TCP
             {{- end }}
-          {{- $probe := dict "httpGet" (dict "path" "/health" "port" .probePort) }}
+          {{- $probe := dict "httpGet" (dict "path" .readyPath "port" .probePort) }}
           {{- $live := dict "httpGet" (dict "path" "/livez" "port" .probePort) }}
           startupProbe:
             {{- toYaml (merge (dict) $probe $root.Values.probes.startup) | nindent 12 }}
