@@ -85,16 +85,16 @@ describe('docker-compose.yml', () => {
     expect([mysql.MYSQL_DATABASE, mysql.MYSQL_USER, mysql.MYSQL_PASSWORD]).toEqual([config.DB_NAME, config.DB_USER, config.DB_PASSWORD])
   })
 
-  test('each handler service runs exactly its own handler and is health-checked on HEALTH_PORT', () => {
+  test('each handler service runs exactly its own handler and is health-checked on HEALTH_PORT\'s /health, the api-adapter on its /readyz', () => {
     for (const name of HANDLER_NAMES) {
       const service = compose.services[name]
       const config = loadConfig(envOf(name))
       expect(config.HANDLERS).toEqual([name])
       expect(service.command).toEqual(['node', '--initial-old-space-size=128', 'handlers/src/main.js'])
-      expect(service.healthcheck.test.join(' ')).toContain(`127.0.0.1:${config.HEALTH_PORT}/health`)
+      expect(service.healthcheck.test.join(' ')).toContain(`'http://127.0.0.1:${config.HEALTH_PORT}/health'`)
     }
     const api = loadConfig(envOf('api-adapter'))
-    expect(compose.services['api-adapter'].healthcheck.test.join(' ')).toContain(`127.0.0.1:${api.API_PORT}/health`)
+    expect(compose.services['api-adapter'].healthcheck.test.join(' ')).toContain(`'http://127.0.0.1:${api.API_PORT}/readyz'`)
   })
 
   test('the FSPIOP and admin APIs are reachable from the host, the admin API on its loopback only', () => {
