@@ -1,9 +1,10 @@
 'use strict'
 
-// Graceful shutdown: on SIGTERM/SIGINT, close every registered resource in
-// the reverse order of registration (stop consuming before closing the
-// producer, close the producer before the database), then exit. A timeout
-// guarantees the process ends even if something hangs.
+// Graceful shutdown: on SIGTERM/SIGINT, or when the process finds it must not
+// run (fail()), close every registered resource in the reverse order of
+// registration (stop consuming before closing the producer, close the
+// producer before the database), then exit. A timeout guarantees the process
+// ends even if something hangs.
 
 /**
  * @param {{ logger: import('pino').Logger, timeoutMs: number, exit?: (code: number) => void }} opts
@@ -37,6 +38,30 @@ function createLifecycle ({ logger, timeoutMs, exit = (code) => process.exit(cod
     return closing
   }
 
+  /**
+   * Closes everything, then exits with `code`; with 1 anyway once timeoutMs
+   * has passed, should something hang.
+   * @param {string} reason @param {number} code
+   */
+  function stop (reason, code) {
+    const timer = setTimeout(() => {
+      logger.error({ timeoutMs }, 'shutdown timed out; exiting')
+      exit(1)
+    }, timeoutMs)
+    timer.unref()
+    return shutdown(reason).then(() => exit(code))
+  }
+
+  /**
+   * Ends the process because it must not go on (no signal asked for it): the
+   * same graceful stop as on SIGTERM, then exit code 1 so that a supervisor
+   * sees a failure.
+   * @param {string} reason
+   */
+  function fail (reason) {
+    return stop(reason, 1)
+  }
+
   function installSignalHandlers () {
     let signalled = false
     for (const signal of ['SIGTERM', 'SIGINT']) {
@@ -49,17 +74,12 @@ function createLifecycle ({ logger, timeoutMs, exit = (code) => process.exit(cod
           return
         }
         signalled = true
-        const timer = setTimeout(() => {
-          logger.error({ timeoutMs }, 'shutdown timed out; exiting')
-          exit(1)
-        }, timeoutMs)
-        timer.unref()
-        shutdown(signal).then(() => exit(0))
+        stop(signal, 0)
       })
     }
   }
 
-  return { add, shutdown, installSignalHandlers }
+  return { add, shutdown, fail, installSignalHandlers }
 }
 
 module.exports = { createLifecycle }

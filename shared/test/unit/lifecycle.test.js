@@ -40,3 +40,14 @@ test('a second signal during the graceful stop neither kills the process nor sta
     }
   }
 })
+
+test('fail() closes everything as a signal would, then exits with 1', async () => {
+  const closed = []
+  const exits = []
+  const lifecycle = createLifecycle({ logger, timeoutMs: 60000, exit: (code) => exits.push(code) })
+  lifecycle.add('database', () => { closed.push('database') })
+  lifecycle.add('consumer', async () => { closed.push('consumer') })
+  await lifecycle.fail('must not run')
+  expect(closed).toEqual(['consumer', 'database'])
+  expect(exits).toEqual([1])
+})
