@@ -39,6 +39,10 @@ function resolveNames (requested) {
 async function startHandlers (runtime, requested) {
   const started = []
   const { config } = runtime
+  // A handler applies messages to the ledger: against a schema that lacks a
+  // migration they would fail and be dead-lettered. A database that did not
+  // answer at start is checked when it does, before the first message.
+  await runtime.schemaChecked
   // The consumers started here commit together what is ready together
   // (shared-transactions.js); the naive baseline keeps one commit per message.
   const shared = config.DB_SHARED_TRANSACTIONS > 0 && config.KAFKA_MAX_BATCH_SIZE > 1

@@ -5,6 +5,7 @@
 // and registered with the lifecycle so they close in reverse order on shutdown.
 
 const { createDb } = require('./db')
+const { guardSchema } = require('./db/schema-check')
 const { createKafkaFromConfig, createProducer } = require('./kafka')
 const { createHealthCheck } = require('./health')
 const { createMetrics } = require('./metrics')
@@ -16,6 +17,10 @@ const { createMetrics } = require('./metrics')
 async function createRuntime ({ config, logger, lifecycle }) {
   const db = createDb(config, { logger })
   lifecycle.add('database', () => db.destroy())
+  // Before anything else starts: a database without this build's migrations
+  // ends the process here, or, when the database does not answer yet, as soon
+  // as it does (handlers wait for that before they consume).
+  const { checked: schemaChecked } = await guardSchema({ db, database: config.DB_NAME, logger, lifecycle })
   const kafka = createKafkaFromConfig(config, logger)
   const admin = kafka.admin()
   await admin.connect()
@@ -29,7 +34,7 @@ async function createRuntime ({ config, logger, lifecycle }) {
   metrics.watchKafka('admin', admin)
   metrics.watchKafka('producer', producer)
   lifecycle.add('metrics', () => metrics.close())
-  return { config, logger, lifecycle, db, kafka, admin, producer, health, metrics, observer: metrics.observer }
+  return { config, logger, lifecycle, db, schemaChecked, kafka, admin, producer, health, metrics, observer: metrics.observer }
 }
 
 module.exports = { createRuntime }
