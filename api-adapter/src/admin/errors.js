@@ -12,9 +12,12 @@
 //   3106 a funds transfer id reused with a different request
 //   3200 unknown participant, account or position (404), 3208 unknown funds transfer (404)
 //   3002 unknown URI (404), 4001 funds out beyond liquidity, 2002 isProxy (501),
+//   2003 the database unreachable, restarting or deadlocked (503: send it again
+//        later; a funds transfer repeated with its id is recognised as a repeat),
 //   2001 anything unexpected (500)
 
 const { FspiopError, createFspiopError } = require('@switchyard/shared/errors')
+const { isRetriable } = require('@switchyard/shared/kafka')
 const { FORMATS } = require('./schemas')
 
 /**
@@ -77,6 +80,13 @@ function adminErrorHandler (error, request, reply) {
   // type, body too large. Keep its status, say what it said.
   if (error.statusCode >= 400 && error.statusCode < 500) {
     return reply.code(error.statusCode).send(createFspiopError('MALFORMED_SYNTAX', error.message).toErrorInformation())
+  }
+  // The database unreachable, restarting, failing over, or a deadlock: the
+  // request may succeed if sent again, and an operator's script should be
+  // told so rather than that the switch is broken.
+  if (isRetriable(error)) {
+    request.log.warn({ err: error }, 'admin request failed: the database is not available')
+    return reply.code(503).send(createFspiopError('SERVICE_CURRENTLY_UNAVAILABLE', 'the database is not available').toErrorInformation())
   }
   request.log.error({ err: error }, 'admin request failed')
   return reply.code(500).send(createFspiopError('INTERNAL_SERVER_ERROR').toErrorInformation())

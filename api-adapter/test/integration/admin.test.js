@@ -5,6 +5,7 @@
 // hub balances are not moved by other test files.
 
 const crypto = require('node:crypto')
+const net = require('node:net')
 const { testConfig, unique } = require('../../../test/support/config')
 const { createDb } = require('@switchyard/shared/db')
 const { createLogger } = require('@switchyard/shared/logger')
@@ -319,5 +320,47 @@ test('a token read from a file with its newline still works; no token on a netwo
   for (const env of [{ ADMIN_HOST: '127.0.0.1' }, { ADMIN_HOST: '::1' }, { ADMIN_HOST: '0.0.0.0', ADMIN_ALLOW_UNAUTHENTICATED: 'true' }]) {
     const open = build(env)
     await open.close()
+  }
+})
+
+test('while the database is away, the admin API answers 503 2003 (send it again later); once it is back, the same requests succeed', async () => {
+  // The database reached through a TCP relay of this test's own, which it
+  // takes away (open connections cut, new ones refused) and brings back.
+  const upstream = config.DB_SOCKET ? { path: config.DB_SOCKET } : { host: config.DB_HOST, port: config.DB_PORT }
+  const open = new Set()
+  const relay = net.createServer((client) => {
+    const server = net.connect(upstream)
+    for (const [a, b] of [[client, server], [server, client]]) {
+      open.add(a)
+      a.on('close', () => { open.delete(a); b.destroy() })
+      a.on('error', () => b.destroy())
+      a.pipe(b)
+    }
+  })
+  const listen = (port) => new Promise((resolve) => relay.listen(port, '127.0.0.1', () => resolve(relay.address().port)))
+  const port = await listen(0)
+  const relayed = { ...config, DB_SOCKET: undefined, DB_HOST: '127.0.0.1', DB_PORT: port }
+  const logger = createLogger(relayed)
+  const relayedDb = createDb(relayed, { logger })
+  const admin = buildAdminApp({ config: relayed, logger, db: relayedDb })
+  const base = await admin.listen({ host: '127.0.0.1', port: 0 })
+  try {
+    const name = newName()
+    expect((await call('POST', '/participants', { name, currency: 'USD' }, { base })).status).toBe(201)
+
+    await new Promise((resolve) => { relay.close(resolve); for (const s of open) s.destroy() })
+    const unavailable = { status: 503, body: error('2003', 'Service currently unavailable - the database is not available') }
+    expect(await call('GET', `/participants/${name}`, undefined, { base })).toEqual(unavailable)
+    expect(await call('GET', '/participants', undefined, { base })).toEqual(unavailable)
+    const other = newName()
+    expect(await call('POST', '/participants', { name: other, currency: 'USD' }, { base })).toEqual(unavailable)
+
+    await listen(port)
+    expect((await call('GET', `/participants/${name}`, undefined, { base })).status).toBe(200)
+    expect((await call('POST', '/participants', { name: other, currency: 'USD' }, { base })).status).toBe(201)
+  } finally {
+    await admin.close()
+    await relayedDb.destroy()
+    await new Promise((resolve) => { relay.close(() => resolve(undefined)); for (const s of open) s.destroy() })
   }
 })
