@@ -165,7 +165,11 @@ function renderValuesSchema (vars, handlerNames) {
       autoscalingBehavior: OBJECT,
       pdb: closed({
         enabled: { type: 'boolean' },
-        maxUnavailable: { type: ['integer', 'string'] }
+        maxUnavailable: { type: ['integer', 'string'] },
+        unhealthyPodEvictionPolicy: {
+          enum: ['AlwaysAllow', 'IfHealthyBudget', ''],
+          description: 'Whether drains may evict running pods that are not ready; "" leaves the field out (Kubernetes < 1.27).'
+        }
       }),
       shutdown: closed({ preStopSleepSeconds: seconds, extraGraceSeconds: seconds }),
       probes: closed({ startup: OBJECT, readiness: OBJECT, liveness: OBJECT }),

@@ -350,6 +350,28 @@ describe('helm/switchyard', () => {
       .toEqual([expect.stringMatching(/-api-adapter$/)])
   })
 
+  test('a PodDisruptionBudget per Deployment lets drains evict pods that are not ready (every handler is, while MySQL is away); "" leaves the field out', () => {
+    const budgets = (/** @type {object} */ values) => {
+      const { objects } = render(values)
+      return ofKind(objects, 'PodDisruptionBudget').map((p) => ({
+        name: p.metadata.name,
+        selects: ofKind(objects, 'Deployment').filter((d) => Object.entries(p.spec.selector.matchLabels)
+          .every(([k, v]) => d.spec.template.metadata.labels[k] === v)).map((d) => d.metadata.name),
+        maxUnavailable: p.spec.maxUnavailable,
+        policy: p.spec.unhealthyPodEvictionPolicy
+      }))
+    }
+    const deployments = ofKind(render().objects, 'Deployment').map((d) => d.metadata.name).sort()
+    const byDefault = budgets({})
+    expect(byDefault.map((b) => b.name).sort()).toEqual(deployments)
+    for (const b of byDefault) expect(b).toEqual({ name: b.name, selects: [b.name], maxUnavailable: 1, policy: 'AlwaysAllow' })
+    expect(budgets({ pdb: { unhealthyPodEvictionPolicy: '' } }).every((b) => b.policy === undefined)).toBe(true)
+    expect(budgets({ pdb: { unhealthyPodEvictionPolicy: 'IfHealthyBudget' } }).every((b) => b.policy === 'IfHealthyBudget')).toBe(true)
+    expect(budgets({ pdb: { enabled: false } })).toEqual([])
+    const validate = createValuesValidator()
+    expect(validate(mergeValues(readValues(), { pdb: { unhealthyPodEvictionPolicy: 'Always' } }))).toBe(false)
+  })
+
   describe('metrics', () => {
     /** @param {any[]} objects @returns {Record<string, { port: number, annotations: Record<string, string> }>} */
     const scrapeTargets = (objects) => Object.fromEntries(ofKind(objects, 'Deployment').map((d) => {
