@@ -7,6 +7,8 @@
 const net = require('node:net')
 const tls = require('node:tls')
 const { Kafka, logLevel, Partitioners } = require('kafkajs')
+const { version: KAFKAJS_VERSION } = require('kafkajs/package.json')
+const RequestQueue = require('kafkajs/src/network/requestQueue')
 
 const toPinoLevel = {
   [logLevel.ERROR]: 'error',
@@ -40,6 +42,31 @@ function socketFactory ({ host, port, ssl, onConnect }) {
   const unref = socket.unref
   socket.unref = function () { return this.destroyed ? this : unref.call(this) }
   return socket
+}
+
+// kafkajs 2.2.4's RequestQueue reschedules its check for requests held back
+// by throttling after every response, even when none is held back: with
+// nothing pending and no throttle, the delay it computes is negative (Node
+// makes it 1 ms), and each check schedules the next. So every connection that
+// has had a response runs a 1 ms timer for as long as it is open, doing
+// nothing (kafkajs issues #1556, #1604, #1704; on Node >= 23 it also prints
+// TimeoutNegativeWarning, #1751). Here the check is scheduled only while
+// requests are pending, as the upstream fixes proposed: after the throttle
+// ends, or every 10 ms while the in-flight limit holds them back (a response
+// or a timeout checks them sooner). Every place that adds to the queue
+// schedules a check, so an empty queue needs none. Tied to the version it was
+// read from: another one is left alone, and a unit test says so.
+const CHECK_PENDING_REQUESTS_INTERVAL_MS = 10
+const requestQueuePatched = KAFKAJS_VERSION === '2.2.4'
+if (requestQueuePatched) {
+  RequestQueue.prototype.scheduleCheckPendingRequests = function scheduleCheckPendingRequests () {
+    if (this.throttleCheckTimeoutId || this.pending.length === 0) return
+    const untilUnthrottled = this.throttledUntil - Date.now()
+    this.throttleCheckTimeoutId = setTimeout(() => {
+      this.throttleCheckTimeoutId = null
+      this.checkPendingRequests()
+    }, untilUnthrottled > 0 ? untilUnthrottled : CHECK_PENDING_REQUESTS_INTERVAL_MS)
+  }
 }
 
 /**
@@ -77,4 +104,4 @@ function createKafkaFromConfig (config, logger) {
 // partitions whichever client produced them.
 const defaultPartitioner = Partitioners.DefaultPartitioner
 
-module.exports = { createKafka, createKafkaFromConfig, defaultPartitioner, socketFactory }
+module.exports = { createKafka, createKafkaFromConfig, defaultPartitioner, socketFactory, requestQueuePatched }
