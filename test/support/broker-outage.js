@@ -13,46 +13,24 @@
 // with an options object naming the broker's port are redirected.
 
 const net = require('node:net')
+const { startTcpRelay } = require('./tcp-relay')
 
 /**
  * @param {{ host: string, port: number }} broker
  */
 async function installBrokerOutage (broker) {
-  /** @type {Set<net.Socket>} the proxy's sockets, both sides */
-  const proxied = new Set()
+  const relay = await startTcpRelay({ host: broker.host, port: broker.port })
   /** @type {net.Socket[]} every socket a client opened to the broker */
   const clientSockets = []
   let attempts = 0
-  let port = 0
-  /** @type {net.Server | null} */
-  let server = null
 
   const connect = net.connect
-  const listen = () => new Promise((resolve, reject) => {
-    const s = net.createServer((client) => {
-      const upstream = connect({ host: broker.host, port: broker.port })
-      proxied.add(client)
-      proxied.add(upstream)
-      client.pipe(upstream)
-      upstream.pipe(client)
-      const close = () => { client.destroy(); upstream.destroy(); proxied.delete(client); proxied.delete(upstream) }
-      for (const sock of [client, upstream]) { sock.on('error', close); sock.on('close', close) }
-    })
-    s.once('error', reject)
-    s.listen(port, '127.0.0.1', () => {
-      port = /** @type {net.AddressInfo} */ (s.address()).port
-      server = s
-      resolve(undefined)
-    })
-  })
-  await listen()
-
   /** @type {any} */
   const redirecting = function (/** @type {any[]} */ ...args) {
     const [opts] = args
     if (opts && typeof opts === 'object' && Number(opts.port) === broker.port) {
       attempts++
-      const socket = connect.call(net, { ...opts, host: '127.0.0.1', port }, ...args.slice(1))
+      const socket = connect.call(net, { ...opts, host: '127.0.0.1', port: relay.port() }, ...args.slice(1))
       clientSockets.push(socket)
       return socket
     }
@@ -65,22 +43,13 @@ async function installBrokerOutage (broker) {
     attempts: () => attempts,
     clientSockets,
     /** The broker goes away: its connections are closed, and new ones refused. */
-    async down () {
-      const s = server
-      server = null
-      const closed = s ? new Promise((resolve) => s.close(() => resolve(undefined))) : Promise.resolve()
-      for (const sock of proxied) sock.destroy()
-      await closed
-    },
+    down: relay.down,
     /** The broker is back, on the same address (if it was away). */
-    up: () => server ? Promise.resolve() : listen(),
+    up: relay.up,
     /** Takes the proxy away and stops redirecting. */
     async uninstall () {
       net.connect = connect
-      const s = server
-      server = null
-      for (const sock of proxied) sock.destroy()
-      if (s) await new Promise((resolve) => s.close(() => resolve(undefined)))
+      await relay.close()
     }
   }
 }

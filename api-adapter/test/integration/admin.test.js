@@ -5,12 +5,12 @@
 // hub balances are not moved by other test files.
 
 const crypto = require('node:crypto')
-const net = require('node:net')
 const { testConfig, unique } = require('../../../test/support/config')
 const { createDb } = require('@switchyard/shared/db')
 const { createLogger } = require('@switchyard/shared/logger')
 const { parseAmount, formatAmount } = require('@switchyard/shared/money')
 const { buildAdminApp } = require('../../src/admin/app')
+const { startTcpRelay } = require('../../../test/support/tcp-relay')
 
 const HUB = unique('hub')
 const config = testConfig({ HUB_NAME: HUB })
@@ -326,19 +326,8 @@ test('a token read from a file with its newline still works; no token on a netwo
 test('while the database is away, the admin API answers 503 2003 (send it again later); once it is back, the same requests succeed', async () => {
   // The database reached through a TCP relay of this test's own, which it
   // takes away (open connections cut, new ones refused) and brings back.
-  const upstream = config.DB_SOCKET ? { path: config.DB_SOCKET } : { host: config.DB_HOST, port: config.DB_PORT }
-  const open = new Set()
-  const relay = net.createServer((client) => {
-    const server = net.connect(upstream)
-    for (const [a, b] of [[client, server], [server, client]]) {
-      open.add(a)
-      a.on('close', () => { open.delete(a); b.destroy() })
-      a.on('error', () => b.destroy())
-      a.pipe(b)
-    }
-  })
-  const listen = (port) => new Promise((resolve) => relay.listen(port, '127.0.0.1', () => resolve(relay.address().port)))
-  const port = await listen(0)
+  const relay = await startTcpRelay(config.DB_SOCKET ? { path: config.DB_SOCKET } : { host: config.DB_HOST, port: config.DB_PORT })
+  const port = relay.port()
   const relayed = { ...config, DB_SOCKET: undefined, DB_HOST: '127.0.0.1', DB_PORT: port }
   const logger = createLogger(relayed)
   const relayedDb = createDb(relayed, { logger })
@@ -348,19 +337,19 @@ test('while the database is away, the admin API answers 503 2003 (send it again 
     const name = newName()
     expect((await call('POST', '/participants', { name, currency: 'USD' }, { base })).status).toBe(201)
 
-    await new Promise((resolve) => { relay.close(resolve); for (const s of open) s.destroy() })
+    await relay.down()
     const unavailable = { status: 503, body: error('2003', 'Service currently unavailable - the database is not available') }
     expect(await call('GET', `/participants/${name}`, undefined, { base })).toEqual(unavailable)
     expect(await call('GET', '/participants', undefined, { base })).toEqual(unavailable)
     const other = newName()
     expect(await call('POST', '/participants', { name: other, currency: 'USD' }, { base })).toEqual(unavailable)
 
-    await listen(port)
+    await relay.up()
     expect((await call('GET', `/participants/${name}`, undefined, { base })).status).toBe(200)
     expect((await call('POST', '/participants', { name: other, currency: 'USD' }, { base })).status).toBe(201)
   } finally {
     await admin.close()
     await relayedDb.destroy()
-    await new Promise((resolve) => { relay.close(() => resolve(undefined)); for (const s of open) s.destroy() })
+    await relay.close()
   }
 })

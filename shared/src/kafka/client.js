@@ -4,11 +4,10 @@
 // that the rest of the code needs is re-exported from here, so swapping or
 // upgrading the client library touches one file.
 
-const net = require('node:net')
-const tls = require('node:tls')
 const { Kafka, logLevel, Partitioners } = require('kafkajs')
 const { version: KAFKAJS_VERSION } = require('kafkajs/package.json')
 const RequestQueue = require('kafkajs/src/network/requestQueue')
+const createKafkajsSocketFactory = require('kafkajs/src/network/socketFactory')
 
 const toPinoLevel = {
   [logLevel.ERROR]: 'error',
@@ -17,28 +16,25 @@ const toPinoLevel = {
   [logLevel.DEBUG]: 'debug'
 }
 
-// kafkajs's own socket factory (kafkajs/src/network/socketFactory.js, 2.2.4),
-// but for unref(). kafkajs ends every Connection.disconnect() with
-// socket.end() and socket.unref(), and Node's unref() on a socket it has
-// destroyed (closed or refused by the broker) has no handle to unref: it adds
-// a once('connect') listener instead, which never fires. While a broker is
-// away, kafkajs disconnects the broker it could not reach after each failed
-// attempt (BrokerPool.connectBroker → Broker.disconnect →
-// ConnectionPool.destroy), and the pool's fetch connection keeps the socket
-// the broker closed when it went away: one more listener per attempt, for as
-// long as the outage lasts and the consumer stays in its group (one busy
-// sending its output and committing offsets does; an idle one crashes and is
-// built anew). The outage test saw MaxListenersExceededWarning, 11 'connect'
-// listeners on one socket, 20 s into a broker outage. A destroyed socket has
-// nothing to unref, so its unref() does nothing here.
-const KEEP_ALIVE_DELAY_MS = 60000
+// kafkajs's own socket factory, but for unref(). kafkajs ends every
+// Connection.disconnect() with socket.end() and socket.unref(), and Node's
+// unref() on a socket it has destroyed (closed or refused by the broker) has
+// no handle to unref: it adds a once('connect') listener instead, which never
+// fires. While a broker is away, kafkajs disconnects the broker it could not
+// reach after each failed attempt (BrokerPool.connectBroker →
+// Broker.disconnect → ConnectionPool.destroy), and the pool's fetch
+// connection keeps the socket the broker closed when it went away: one more
+// listener per attempt, for as long as the outage lasts and the consumer
+// stays in its group (one busy sending its output and committing offsets
+// does; an idle one crashes and is built anew). The outage test saw
+// MaxListenersExceededWarning, 11 'connect' listeners on one socket, 20 s into
+// a broker outage. A destroyed socket has nothing to unref, so its unref()
+// does nothing here.
+const kafkajsSocketFactory = createKafkajsSocketFactory()
 
 /** @type {import('kafkajs').ISocketFactory} */
-function socketFactory ({ host, port, ssl, onConnect }) {
-  const socket = ssl
-    ? tls.connect({ host, port, ...(net.isIP(host) ? {} : { servername: host }), ...ssl }, onConnect)
-    : net.connect({ host, port }, onConnect)
-  socket.setKeepAlive(true, KEEP_ALIVE_DELAY_MS)
+function socketFactory (opts) {
+  const socket = kafkajsSocketFactory(opts)
   const unref = socket.unref
   socket.unref = function () { return this.destroyed ? this : unref.call(this) }
   return socket
@@ -104,4 +100,4 @@ function createKafkaFromConfig (config, logger) {
 // partitions whichever client produced them.
 const defaultPartitioner = Partitioners.DefaultPartitioner
 
-module.exports = { createKafka, createKafkaFromConfig, defaultPartitioner, socketFactory, requestQueuePatched }
+module.exports = { createKafka, createKafkaFromConfig, defaultPartitioner, requestQueuePatched }
