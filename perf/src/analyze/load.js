@@ -101,8 +101,12 @@ function expandRecordLinks (span) {
   const out = [span]
   // The chunk's wait in the process for a transaction (switchyard.wait_ms)
   // is not the stage's work: its stage event starts when the work began,
-  // and the wait shows in the gap before it.
+  // and the wait shows in the gap before it. The start is rounded down to
+  // the millisecond, as span starts are (OpenTelemetry takes them from
+  // Date.now()): otherwise a callback the work sent within that millisecond
+  // would start before the stage that sent it.
   const wait = Math.min(span.durationMs, Math.max(0, Number(span.attributes['switchyard.wait_ms']) || 0))
+  const start = Math.max(span.start, Math.floor(span.start + wait))
   span.links = span.links.map((l, i) => {
     if (!l.attributes || l.attributes[RECORD_LINK] === undefined || typeof l.traceId !== 'string') return l
     const record = {
@@ -112,9 +116,9 @@ function expandRecordLinks (span) {
       name: `${span.attributes['switchyard.stage']} process`,
       kind: 'CONSUMER',
       service: span.service,
-      start: span.start + wait,
+      start,
       end: span.end,
-      durationMs: span.durationMs - wait,
+      durationMs: span.durationMs - (start - span.start),
       attributes: { ...shared, ...l.attributes },
       links: [],
       status: span.status

@@ -128,18 +128,32 @@ test("a batch span's message links come back as the messages' stage spans, once 
   expect(alone.links).toEqual([{ traceId: 'c'.repeat(32), spanId: '3'.repeat(16), attributes: {} }])
 })
 
-test("a chunk's wait in the process for its transaction is not its stage's work: its stage spans start when the work began", async () => {
+/**
+ * The stage span a batch span with one message and this wait comes back as.
+ * @param {string} stage @param {number} end @param {number} waitMs
+ */
+async function stageAfterWait (stage, end, waitMs) {
   const batch = span({
     spanId: 'e'.repeat(16),
-    name: 'fulfil batch',
+    name: `${stage} batch`,
     start: 100,
-    end: 110,
-    durationMs: 10,
-    attributes: { 'switchyard.stage': 'fulfil', 'switchyard.batch.size': 1, 'switchyard.wait_ms': 6 },
+    end,
+    durationMs: end - 100,
+    attributes: { 'switchyard.stage': stage, 'switchyard.batch.size': 1, 'switchyard.wait_ms': waitMs },
     links: [{ traceId: 'c'.repeat(32), spanId: '3'.repeat(16), attributes: { 'messaging.kafka.message.offset': 9, 'switchyard.transfer_id': 't1' } }]
   })
   const dir = tempDir()
-  fs.writeFileSync(path.join(dir, 'fulfil-1.jsonl'), JSON.stringify(batch) + '\n')
-  const [, stage] = (await loadSpans([dir])).spans
+  fs.writeFileSync(path.join(dir, `${stage}-1.jsonl`), JSON.stringify(batch) + '\n')
+  const [, stageSpan] = (await loadSpans([dir])).spans
+  return stageSpan
+}
+
+test("a chunk's wait in the process for its transaction is not its stage's work: its stage spans start when the work began", async () => {
+  const stage = await stageAfterWait('fulfil', 110, 6)
   expect([stage.start, stage.end, stage.durationMs, stage.attributes['switchyard.wait_ms']]).toEqual([106, 110, 4, 6])
+})
+
+test("a stage span's start after its wait is rounded down to the millisecond, as span starts are, so a callback sent in that millisecond does not start before it", async () => {
+  const stage = await stageAfterWait('notification', 104, 1.6)
+  expect([stage.start, stage.end, stage.durationMs]).toEqual([101, 104, 3])
 })

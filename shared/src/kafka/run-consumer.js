@@ -406,7 +406,7 @@ async function runConsumer (opts) {
     // The transaction's SQL spans hang under the first chunk's batch span.
     /** @type {number | undefined} */
     let workAt
-    const onWork = () => { if (workAt === undefined) workAt = Date.now() }
+    const onWork = () => { if (workAt === undefined) workAt = performance.now() }
     const results = await processParts(parts, { ...ctx, traceContext: chunks[0].spans.batchContext, onWork })
     for (const c of chunks.slice(1)) c.spans.joinTransaction(chunks[0].spans.batchContext)
     for (const c of chunks) c.spans.workStartedAt(workAt)

@@ -62,6 +62,9 @@ function startStageSpans ({ stage, topic, partition, pickedUpAt, records }) {
   const batch = !links.length && firstUnsampled
     ? trace.wrapSpanContext(firstUnsampled)
     : tracer.startSpan(`${stage} batch`, { kind: SpanKind.INTERNAL, attributes: chunkAttributes(stage, topic, partition, records.length), links }, ROOT_CONTEXT)
+  // The batch span's own clock: OpenTelemetry takes a span's start from
+  // Date.now() and measures from there with performance.now().
+  const startedAt = performance.now()
   const batchSpanId = batch.spanContext().spanId
   for (const s of own) s.setAttribute('switchyard.batch.span_id', batchSpanId)
 
@@ -78,14 +81,18 @@ function startStageSpans ({ stage, topic, partition, pickedUpAt, records }) {
       joinTransaction(batch, owner)
     },
     /**
-     * When the chunk's transaction began its work (ms since the epoch): the
-     * time before it, since pick-up, the chunk waited in this process for a
-     * transaction (the commit lane, others' chunks), and the gap report
-     * counts it as waiting, not as the stage's work.
+     * When the chunk's transaction began its work (a performance.now()
+     * reading): the time before it, since the batch span started, the chunk
+     * waited in this process for a transaction (the commit lane, others'
+     * chunks), and the gap report counts it as waiting, not as the stage's
+     * work. It is measured from the span's own start, to the microsecond: a
+     * whole-millisecond wait from pick-up (Date.now()) could reach past the
+     * first callback the work sent, when the span started a tick after
+     * pick-up.
      * @param {number | undefined} at
      */
     workStartedAt (at) {
-      if (at !== undefined && batch.isRecording()) batch.setAttribute(WAIT_MS, Math.max(0, at - pickedUpAt))
+      if (at !== undefined && batch.isRecording()) batch.setAttribute(WAIT_MS, Math.max(0, Math.round((at - startedAt) * 1000) / 1000))
     },
     /** @param {any} [err] */
     end (err) {
