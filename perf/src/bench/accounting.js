@@ -55,6 +55,18 @@ function processCpuMs (pid) {
   }
 }
 
+/** How long ago a process started, in seconds, or null when it is gone. @param {number} pid */
+function processAgeS (pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const startTicks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19])
+    const uptimeS = Number(fs.readFileSync('/proc/uptime', 'utf8').split(' ')[0])
+    return Math.max(0, Math.round(uptimeS - startTicks / clockTicks()))
+  } catch {
+    return null
+  }
+}
+
 /** Busy and total CPU of the whole machine in ms (all cores). */
 function machineCpuMs () {
   const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number)
@@ -237,4 +249,4 @@ function machineInfo (root) {
   }
 }
 
-module.exports = { COUNTERS, cpuSnapshot, cpuDelta, waitForQuiet, sqlCounters, sqlDelta, otherDbClients, topicMessages, kafkaDelta, durableSettings, machineInfo }
+module.exports = { COUNTERS, processAgeS, cpuSnapshot, cpuDelta, waitForQuiet, sqlCounters, sqlDelta, otherDbClients, topicMessages, kafkaDelta, durableSettings, machineInfo }

@@ -7,9 +7,9 @@
 const { ensureStack, benchConfig, root, HANDLER_PROCESSES, BENCH_DB } = require('./sut')
 const { createDb } = require('../../../shared/src/db')
 const { nullRun } = require('./null-run')
-const { benchRun } = require('./run')
+const { benchRun, warmBroker } = require('./run')
 const { summarizeCampaign } = require('./summary')
-const { configsOf } = require('./profiles')
+const { configsOf, CONFIGS } = require('./profiles')
 const { snapshotTree } = require('./snapshot')
 const acc = require('./accounting')
 const path = require('node:path')
@@ -141,6 +141,8 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
     bufferPool,
     settings: { ...profile, handlerProcesses: profile.handlerProcesses || HANDLER_PROCESSES, dbOverSocket: Boolean({ ...socketEnv, ...profile.env }.DB_SOCKET), configs: Object.fromEntries(profile.configs.map((/** @type {string} */ c) => [c, configsOf(profile)[c]])) },
     nullSwitch: /** @type {any} */ (null),
+    /** The unmeasured load before the first run when the broker was young (run.js warmBroker). @type {any} */
+    brokerWarmup: null,
     runs: /** @type {any[]} */ ([]),
     summary: /** @type {any} */ (null),
     problems: /** @type {string[]} */ ([]),
@@ -151,6 +153,15 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
     if (profile.nullRates.length) {
       result.nullSwitch = await nullRun({ profile, say })
       say(`null switch: generator ceiling ${result.nullSwitch.ceilingRate}/s (p99 ≤ ${profile.nullP99TargetMs} ms)`)
+    }
+    const brokerAgeS = stackPids.kafka ? acc.processAgeS(stackPids.kafka) : null
+    if (profile.brokerWarmup && brokerAgeS !== null && brokerAgeS < profile.brokerWarmup.youngerThanS) {
+      const { rate, durationMs } = profile.brokerWarmup
+      say(`Kafka started ${brokerAgeS} s ago: warming it with ${durationMs / 1000} s at ${rate}/s on the default pipeline, not measured`)
+      result.brokerWarmup = { brokerAgeS, ...await warmBroker({ env: { ...socketEnv, ...CONFIGS.batched.env, ...(profile.env || {}), DB_NAME: dbName }, profile, db, stackPids, dbName, codeDir: snapshot.dir, say }) }
+      if (result.brokerWarmup.errors.length) result.problems.push(`broker warm-up: ${result.brokerWarmup.errors[0].split('\n')[0]}`)
+    } else {
+      result.brokerWarmup = { brokerAgeS, skipped: true }
     }
     for (let rep = 1; rep <= profile.reps; rep++) {
       for (const label of profile.configs) {

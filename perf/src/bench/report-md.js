@@ -50,6 +50,8 @@ function renderMarkdown (result, svgFiles) {
     : 'too large to hold, not read in: new transfers read their pages from disk')
   L.push(`Ledger at start: ${Object.entries(result.ledgerBefore || {}).map(([t, c]) => `${t} ≈ ${c} rows`).join(', ')}.` +
     (bp ? ` Indexes keyed by transfer id: ${bp.indexesMiB} MiB against a ${bp.bufferPoolMiB} MiB buffer pool; ${held}.` : ''), '')
+  const bw = result.brokerWarmup
+  if (bw && !bw.skipped) L.push(`Kafka had started ${bw.brokerAgeS} s before the first run: the default pipeline carried ${bw.durationMs / 1000} s at ${bw.rate}/s first, not measured (${bw.committed} of ${bw.sent} transfers committed), so that no configuration pays for the broker's warming up.`, '')
   const s = result.settings
   if (s.handlerProcesses) {
     L.push(`Processes of the switch: api-adapter | ${s.handlerProcesses.map((/** @type {string} */ g) => g.split(',').join(' + ')).join(' | ')} ` +
