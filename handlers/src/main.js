@@ -102,13 +102,25 @@ async function main () {
   // Registered first, so it flushes last.
   lifecycle.add('tracing', shutdownTracing)
   const runtime = await createRuntime({ config, logger, lifecycle })
-  const started = await startHandlers(runtime, requested)
-  const server = await startHealthServer({ port: config.HEALTH_PORT, host: config.API_HOST, health: runtime.health, metrics: runtime.metrics })
+  // Probes and metrics answer from the start, before the handlers consume:
+  // while the database does not answer yet, or the prepare handler loads its
+  // duplicate filter, /livez says the process runs and /health says it is not
+  // ready, naming the handlers as DOWN until every one of them consumes.
+  let running = false
+  const health = async () => {
+    const report = await runtime.health()
+    return running ? report : { ...report, status: 'DOWN', services: [...report.services, { name: 'handlers', status: 'DOWN' }] }
+  }
+  const server = await startHealthServer({ port: config.HEALTH_PORT, host: config.API_HOST, health, metrics: runtime.metrics })
   // A scraper's keep-alive connection would hold close() for its timeout.
   lifecycle.add('health server', () => new Promise((resolve) => { server.close(() => resolve()); server.closeAllConnections() }))
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.HEALTH_PORT
-  logger.info({ handlers: started, health: `http://${config.API_HOST}:${port}/health` }, 'handlers running')
+  const healthUrl = `http://${config.API_HOST}:${port}/health`
+  logger.info({ healthUrl }, 'health server listening; handlers starting')
+  const started = await startHandlers(runtime, requested)
+  running = true
+  logger.info({ handlers: started, health: healthUrl }, 'handlers running')
 }
 
 if (require.main === module) {

@@ -11,7 +11,7 @@ test('a handler process runs alone and serves /health on HEALTH_PORT', async () 
   await createTopics(testConfig(env))
   const proc = startProcess('handlers/src/main.js', [], { ...env, HEALTH_PORT: '0', LOG_LEVEL: 'info', HANDLERS: 'all' })
   try {
-    const [, url] = await proc.waitForOutput(/"health":"(http:\/\/[^"]+)"/)
+    const [, url] = await proc.waitForOutput(/"health":"(http:\/\/[^"]+)","msg":"handlers running"/)
     const res = await fetch(url)
     expect(res.status).toBe(200)
     expect((await res.json()).status).toBe('OK')

@@ -185,9 +185,12 @@ A Deployment for one process of the one image: the api-adapter or a handler.
 Args: root, component, values (enabled, replicas, resources, env, autoscaling,
 optional scheduling and podAnnotations), command, fixedEnv (map), ports (list
 of name/port), probePort (a port name: the probes and /metrics), readyPath (the
-start-up and readiness probes' path: /readyz for the api-adapter, whose
-participant API needs Kafka only; /health for handlers, which need Kafka and
-MySQL), adminToken (bool).
+readiness probe's path: /readyz for the api-adapter, whose participant API
+needs Kafka only; /health for handlers, which need Kafka and MySQL and are
+ready once they consume), startPath (the start-up probe's path, readyPath when
+absent: handlers use /livez, served as soon as the process has connected to
+Kafka, so that a database away at start or a long duplicate-filter load keeps
+them unready instead of restarting them), adminToken (bool).
 */}}
 {{- define "switchyard.deployment" -}}
 {{- $root := .root }}
@@ -272,9 +275,10 @@ spec:
               protocol: TCP
             {{- end }}
           {{- $probe := dict "httpGet" (dict "path" .readyPath "port" .probePort) }}
+          {{- $start := dict "httpGet" (dict "path" (.startPath | default .readyPath) "port" .probePort) }}
           {{- $live := dict "httpGet" (dict "path" "/livez" "port" .probePort) }}
           startupProbe:
-            {{- toYaml (merge (dict) $probe $root.Values.probes.startup) | nindent 12 }}
+            {{- toYaml (merge (dict) $start $root.Values.probes.startup) | nindent 12 }}
           readinessProbe:
             {{- toYaml (merge (dict) $probe $root.Values.probes.readiness) | nindent 12 }}
           livenessProbe:

@@ -8,8 +8,8 @@
 // Each process is the real one, started as an operator starts it, on a
 // scratch database migrated to all but the last migration.
 
-const net = require('node:net')
 const { startProcess } = require('../../../test/support/processes')
+const { startTcpRelay } = require('../../../test/support/tcp-relay')
 const { testConfig, unique } = require('../../../test/support/config')
 const { createDb, migrateLatest, shippedMigrations, MIGRATIONS_TABLE } = require('../../src/db')
 const { createTopics } = require('../../../scripts/stack/index')
@@ -70,39 +70,32 @@ test('without the last migration, the api-adapter and a handler process exit wit
   }
 })
 
-test('a database that answers only after the start: the api-adapter serves /health meanwhile, the handler waits, both refuse once it answers', async () => {
-  // In front of the stack's MariaDB, a port that hangs up on every connection until opened.
+test('a database that answers only after the start: the api-adapter and the handler process serve their probes meanwhile, the handler waits, both refuse once it answers', async () => {
+  // In front of the stack's MariaDB, a relay that is away until the test brings it back.
   const { DB_HOST, DB_PORT } = testConfig()
-  let open = false
-  /** @type {Set<net.Socket>} */
-  const sockets = new Set()
-  const gate = net.createServer((client) => {
-    if (!open) return client.destroy()
-    const upstream = net.connect(DB_PORT, DB_HOST)
-    for (const s of [client, upstream]) {
-      sockets.add(s)
-      s.on('error', () => {})
-      s.on('close', () => { client.destroy(); upstream.destroy(); sockets.delete(s) })
-    }
-    client.pipe(upstream).pipe(client)
-  })
-  await new Promise((resolve) => gate.listen(0, '127.0.0.1', () => resolve(undefined)))
-  const { port } = /** @type {net.AddressInfo} */ (gate.address())
-  const [api, handler] = processes({ DB_HOST: '127.0.0.1', DB_PORT: String(port), DB_SOCKET: '', LOG_LEVEL: 'info' })
+  const relay = await startTcpRelay({ host: DB_HOST, port: DB_PORT })
+  await relay.down()
+  const [api, handler] = processes({ DB_HOST: '127.0.0.1', DB_PORT: String(relay.port()), DB_SOCKET: '', LOG_LEVEL: 'info' })
   try {
     const [, url] = await api.waitForOutput(/"url":"(http:\/\/[^"]+)"/)
     const res = await fetch(`${url}/health`)
     expect(res.status).toBe(502)
     expect((await res.json()).services).toContainEqual({ name: 'datastore', status: 'DOWN' })
     await handler.waitForOutput(/cannot read the migrations of database/)
+    // The handler process is alive (no restart would help) and not ready: nothing consumes yet.
+    const [, healthUrl] = await handler.waitForOutput(/"healthUrl":"(http:\/\/[^"]+)"/)
+    expect((await fetch(healthUrl.replace(/\/health$/, '/livez'))).status).toBe(200)
+    const health = await fetch(healthUrl)
+    expect(health.status).toBe(502)
+    expect((await health.json()).services).toEqual([{ name: 'broker', status: 'OK' }, { name: 'datastore', status: 'DOWN' }, { name: 'handlers', status: 'DOWN' }])
+    expect((await fetch(healthUrl.replace(/\/health$/, '/metrics'))).status).toBe(200)
     expect(handler.output()).not.toMatch(/handlers running/)
-    open = true
+    await relay.up()
     for (const proc of [api, handler]) await expectRefusal(proc)
     expect(handler.output()).not.toMatch(/handlers running/)
   } finally {
     await Promise.all([api, handler].map((p) => p.stop()))
-    for (const s of sockets) s.destroy()
-    await new Promise((resolve) => gate.close(() => resolve(undefined)))
+    await relay.close()
   }
 })
 
