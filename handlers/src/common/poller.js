@@ -2,26 +2,44 @@
 
 // A background loop for the handlers that poll the database (timeout sweeps,
 // callback recovery, callback retention): one tick at a time, the next one
-// after the delay the tick asks for, a failed tick logged and tried again
-// after `errorDelayMs`. stop() lets the tick in progress finish.
+// after the delay the tick asks for, a failed tick tried again after
+// `errorDelayMs`. stop() lets the tick in progress finish.
+//
+// While the database is away every tick fails: the first failure is logged,
+// then at most one a minute with how many there have been in a row, and the
+// first tick that works again says so.
 
 /**
- * @param {{ tick: () => Promise<number>, logger: import('pino').Logger, what: string, errorDelayMs: number }} opts
- *   tick: does one round and resolves to the milliseconds to wait before the next (0: at once)
+ * @param {{ tick: () => Promise<number>, logger: import('pino').Logger, what: string, errorDelayMs: number,
+ *   logEveryMs?: number, now?: () => number }} opts
+ *   tick: does one round and resolves to the milliseconds to wait before the next (0: at once);
+ *   logEveryMs: how often failures in a row are logged after the first
  */
-function createPoller ({ tick, logger, what, errorDelayMs }) {
+function createPoller ({ tick, logger, what, errorDelayMs, logEveryMs = 60000, now = Date.now }) {
   /** @type {NodeJS.Timeout | undefined} */
   let timer
   /** @type {Promise<void>} */
   let current = Promise.resolve()
   let running = false
+  let failures = 0
+  let loggedAt = 0
 
   async function run () {
     let delay = errorDelayMs
+    let failed = false
     try {
       delay = await tick()
     } catch (err) {
-      logger.warn({ err }, `${what} failed; will try again`)
+      failed = true
+      failures++
+      if (failures === 1 || now() - loggedAt >= logEveryMs) {
+        loggedAt = now()
+        logger.warn({ err, failures }, failures === 1 ? `${what} failed; will try again` : `${what} has failed ${failures} times in a row; will try again`)
+      }
+    }
+    if (!failed && failures) {
+      logger.info({ failures }, `${what} works again after ${failures} failed ${failures === 1 ? 'try' : 'tries'}`)
+      failures = 0
     }
     if (running) timer = setTimeout(() => { current = run() }, delay)
   }

@@ -2,26 +2,31 @@
 
 const { createPoller } = require('../../src/common/poller')
 
+/** A poller of 'test sweep' that retries at once. @param {any} log @param {() => Promise<number>} tick @param {object} [more] */
+const sweep = (log, tick, more = {}) => createPoller({ logger: log, what: 'test sweep', errorDelayMs: 1, tick, ...more })
+
+/** A promise and what resolves it. */
+const signal = () => {
+  let done = () => {}
+  const finished = new Promise((resolve) => { done = () => resolve(undefined) })
+  return { finished, done: () => done() }
+}
+
 const logger = () => {
   const warnings = []
-  return { warnings, warn: (obj, msg) => warnings.push([obj.err.message, msg]) }
+  const infos = []
+  return { warnings, infos, warn: (obj, msg) => warnings.push([obj.err.message, msg]), info: (obj, msg) => infos.push(msg) }
 }
 
 test('ticks one at a time, after the delay each asks for; a failed tick is logged and tried again', async () => {
   const log = logger()
   const calls = []
-  let done = () => {}
-  const finished = new Promise((resolve) => { done = resolve })
-  const poller = createPoller({
-    logger: /** @type {any} */ (log),
-    what: 'test sweep',
-    errorDelayMs: 1,
-    tick: async () => {
-      calls.push(calls.length)
-      if (calls.length === 2) throw new Error('db away')
-      if (calls.length === 4) done()
-      return 0
-    }
+  const { finished, done } = signal()
+  const poller = sweep(log, async () => {
+    calls.push(calls.length)
+    if (calls.length === 2) throw new Error('db away')
+    if (calls.length === 4) done()
+    return 0
   })
   poller.start()
   await finished
@@ -55,4 +60,28 @@ test('stop() waits for the tick in progress', async () => {
   release()
   await stopping
   expect([ticks, finished, poller.running]).toEqual([1, true, false])
+})
+
+test('failures in a row are logged once, then once per logEveryMs with their count, and the first tick that works says so', async () => {
+  const log = logger()
+  let clock = 0
+  let calls = 0
+  const { finished, done } = signal()
+  const poller = sweep(log, async () => {
+    calls++
+    clock += 100
+    // Twenty-five failures in a row, 100 ms apart, then one that works.
+    if (calls <= 25) throw new Error('db away')
+    done()
+    return 60000
+  }, { logEveryMs: 1000, now: () => clock })
+  poller.start()
+  await finished
+  await poller.stop()
+  expect(log.warnings).toEqual([
+    ['db away', 'test sweep failed; will try again'],
+    ['db away', 'test sweep has failed 11 times in a row; will try again'],
+    ['db away', 'test sweep has failed 21 times in a row; will try again']
+  ])
+  expect(log.infos).toEqual(['test sweep works again after 25 failed tries'])
 })

@@ -1,6 +1,7 @@
 'use strict'
 
 const knexFactory = require('knex')
+const { createRepeatGate } = require('../log-repeats')
 
 /**
  * @typedef {import('knex').Knex} Knex
@@ -19,13 +20,22 @@ const knexFactory = require('knex')
  * @returns {Knex}
  */
 function createDb (config, { database, logger } = {}) {
+  // While the database is away, knex warns of every connection it fails to
+  // make, stack and all: the same message logs once a minute, with a count.
+  const pass = createRepeatGate()
+  /** @param {'warn' | 'error'} level @returns {(m: unknown) => void} */
+  const gated = (level) => (m) => {
+    const text = String(m)
+    const logged = pass(text.split('\n')[0])
+    if (logger && logged) logger[level]({ component: 'knex', ...(logged.leftOut ? { leftOut: logged.leftOut } : {}) }, text)
+  }
   return knexFactory({
     client: 'mysql2',
     ...(logger
       ? {
           log: {
-            warn: (/** @type {unknown} */ m) => logger.warn({ component: 'knex' }, String(m)),
-            error: (/** @type {unknown} */ m) => logger.error({ component: 'knex' }, String(m)),
+            warn: gated('warn'),
+            error: gated('error'),
             deprecate: (/** @type {unknown} */ m) => logger.warn({ component: 'knex' }, String(m)),
             debug: (/** @type {unknown} */ m) => logger.debug({ component: 'knex' }, String(m))
           }
