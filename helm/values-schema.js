@@ -35,6 +35,60 @@ const LOCAL_ONLY_GROUP = 'stack'
 const settableNames = (vars) => Object.keys(vars)
   .filter((name) => !CHART_SET.includes(name) && !SECRET_VARS.includes(name) && vars[name].group !== LOCAL_ONLY_GROUP)
 
+/** `k` more decimal digits, as a regular expression. @param {number} k */
+const digits = (k) => (k === 0 ? '' : k === 1 ? '\\d' : `\\d{${k}}`)
+
+/**
+ * A regular expression for the whole numbers from `n` up (n ≥ 0), written
+ * in decimal, as loadConfig reads them (leading zeros and surrounding spaces
+ * allowed, and "-0", which is 0): more digits than n, or as many and larger at the first digit that
+ * differs, or n itself.
+ * @param {number} n
+ */
+function atLeast (n) {
+  if (n <= 0) return '^\\s*(?:-0+|\\d+)\\s*$'
+  const s = String(n)
+  const alternatives = [`[1-9]\\d{${s.length},}`]
+  for (let i = 0; i < s.length; i++) {
+    const d = Number(s[i])
+    if (d < 9) alternatives.push(`${s.slice(0, i)}[${d + 1}-9]${digits(s.length - i - 1)}`)
+  }
+  alternatives.push(s)
+  return `^\\s*0*(?:${alternatives.join('|')})\\s*$`
+}
+
+/**
+ * The same for the whole numbers from 0 up to `n`: fewer digits than n, or
+ * as many and smaller at the first digit that differs, or n itself.
+ * @param {number} n
+ */
+function atMost (n) {
+  const s = String(n)
+  const alternatives = s.length > 1 ? [`\\d{1,${s.length - 1}}`] : []
+  for (let i = 0; i < s.length; i++) {
+    const d = Number(s[i])
+    if (d > 0) alternatives.push(`${s.slice(0, i)}[0-${d - 1}]${digits(s.length - i - 1)}`)
+  }
+  alternatives.push(s)
+  // loadConfig reads "-0" as 0.
+  return `^\\s*(?:-0+|0*(?:${alternatives.join('|')}))\\s*$`
+}
+
+/**
+ * What a string must look like to be an integer within the spec's bounds:
+ * one pattern, or all of several (an integer given as a YAML number is held
+ * to minimum and maximum instead).
+ * @param {import('../shared/src/config-schema').VarSpec} spec
+ */
+function integerPatterns (spec) {
+  if (spec.min === undefined || spec.min < 0) {
+    if (spec.max !== undefined) throw new Error('an upper bound needs a lower bound of 0 or more')
+    return { pattern: '^\\s*-?\\d+\\s*$' }
+  }
+  const patterns = [atLeast(spec.min), ...(spec.max === undefined ? [] : [atMost(spec.max)])]
+  return patterns.length === 1 ? { pattern: patterns[0] } : { allOf: patterns.map((pattern) => ({ pattern })) }
+}
+
 /**
  * A JSON-schema fragment for one variable. Values may be strings (as in an
  * env file) or the YAML scalar operators naturally write.
@@ -43,9 +97,11 @@ const settableNames = (vars) => Object.keys(vars)
 function toProperty (spec) {
   const description = `${spec.description} Default: ${Array.isArray(spec.default) ? spec.default.join(',') : spec.default}.`
   const minimum = spec.min === undefined ? {} : { minimum: spec.min }
+  const maximum = spec.max === undefined ? {} : { maximum: spec.max }
   switch (spec.type) {
-    case 'integer': return { description, type: ['integer', 'string'], pattern: '^\\s*-?\\d+\\s*$', ...minimum }
-    case 'number': return { description, type: ['number', 'string'], pattern: '^\\s*-?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?\\s*$', ...minimum }
+    case 'integer': return { description, type: ['integer', 'string'], ...integerPatterns(spec), ...minimum, ...maximum }
+    // A bound on a number given as a string is loadConfig's to check; a sign is not allowed below a bound of 0.
+    case 'number': return { description, type: ['number', 'string'], pattern: `^\\s*${spec.min !== undefined && spec.min >= 0 ? '' : '-?'}(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?\\s*$`, ...minimum, ...maximum }
     case 'boolean': return { description, type: ['boolean', 'string'] }
     case 'list': return { description, type: ['string', 'array'], items: { type: 'string' } }
     case 'enum': return { description, enum: spec.values }

@@ -12,6 +12,7 @@
  * @property {string} description
  * @property {string[]} [values] allowed values for `enum`
  * @property {number} [min] lower bound for `integer` and `number`
+ * @property {number} [max] upper bound for `integer` and `number`
  * @property {string} [pattern] a `string` must match it (a regular expression)
  * @property {string} group a heading for the README table
  */
@@ -24,12 +25,12 @@ const schema = {
   SHUTDOWN_TIMEOUT_MS: { group: 'process', type: 'integer', min: 100, default: 15000, description: 'How long graceful shutdown may take before the process exits anyway.' },
 
   API_HOST: { group: 'api', type: 'string', default: '127.0.0.1', description: 'Interface the api-adapter listens on (`0.0.0.0` in containers).' },
-  API_PORT: { group: 'api', type: 'integer', min: 0, default: 3000, description: 'Port of the participant-facing FSPIOP API.' },
+  API_PORT: { group: 'api', type: 'integer', min: 0, max: 65535, default: 3000, description: 'Port of the participant-facing FSPIOP API.' },
   API_DRAIN_MS: { group: 'api', type: 'integer', min: 0, default: 3000, description: 'On shutdown, how long the participant API keeps answering on the keep-alive connections participants hold, each answer with `Connection: close` so their pools let go, before it closes the idle rest (it stops early once none is left). Within SHUTDOWN_TIMEOUT_MS (at most a third of it).' },
   API_BODY_LIMIT_BYTES: { group: 'api', type: 'integer', min: 1024, default: 65536, description: 'Largest request body accepted; larger requests get a 3104 (too large payload) error, HTTP 400.' },
-  HEALTH_PORT: { group: 'api', type: 'integer', min: 0, default: 3001, description: 'Port of `/health` for processes that run handlers without the API (each Kubernetes handler pod).' },
+  HEALTH_PORT: { group: 'api', type: 'integer', min: 0, max: 65535, default: 3001, description: 'Port of `/health` for processes that run handlers without the API (each Kubernetes handler pod).' },
   ADMIN_HOST: { group: 'api', type: 'string', default: '127.0.0.1', description: 'Interface of the operator-facing admin API (keep it off public networks).' },
-  ADMIN_PORT: { group: 'api', type: 'integer', min: 0, default: 3002, description: 'Port of the admin API (participants, accounts, limits, endpoints, funds in/out).' },
+  ADMIN_PORT: { group: 'api', type: 'integer', min: 0, max: 65535, default: 3002, description: 'Port of the admin API (participants, accounts, limits, endpoints, funds in/out).' },
   ADMIN_TOKEN: { group: 'api', type: 'string', default: '', description: 'When set, admin requests must carry `Authorization: Bearer <token>` (surrounding whitespace, such as the newline of a token file, is ignored). The admin API refuses to start without one on an interface other than loopback, unless ADMIN_ALLOW_UNAUTHENTICATED is true.' },
   ADMIN_ALLOW_UNAUTHENTICATED: { group: 'api', type: 'boolean', default: false, description: 'Lets the admin API listen on a non-loopback ADMIN_HOST without ADMIN_TOKEN: anything that reaches it can move funds and change limits. Only for networks where something in front authenticates.' },
   HUB_NAME: { group: 'api', type: 'string', pattern: '^[A-Za-z0-9_-]{2,30}$', default: 'Hub', description: 'The hub\'s own FSPIOP name, used as `FSPIOP-Source` on messages the hub makes: 2–30 letters, digits, `_` or `-`, like every participant name (the admin API\'s `/participants/{name}` takes no other).' },
@@ -70,13 +71,13 @@ const schema = {
   TRACING_EXPORTERS: { group: 'tracing', type: 'list', default: [], description: 'Where spans go: `otlp` (any OTLP/HTTP collector or Jaeger), `file` (JSON lines for the gap report), both, or none (tracing off).' },
   TRACING_OTLP_ENDPOINT: { group: 'tracing', type: 'string', default: 'http://127.0.0.1:4318/v1/traces', description: 'OTLP/HTTP traces endpoint (Jaeger all-in-one: port 4318).' },
   TRACING_DIR: { group: 'tracing', type: 'string', default: '.stack/traces', description: 'Folder of the `file` exporter: one `<service>-<pid>.jsonl` per process (relative paths are relative to the working directory).' },
-  TRACING_SAMPLE_RATIO: { group: 'tracing', type: 'number', min: 0, default: 1, description: 'Share of new traces recorded (parent-based: a transfer is traced end to end or not at all; an expiry\'s abort, started by the timeout handler, begins a trace of its own, sampled apart).' },
+  TRACING_SAMPLE_RATIO: { group: 'tracing', type: 'number', min: 0, max: 1, default: 1, description: 'Share of new traces recorded (parent-based: a transfer is traced end to end or not at all; an expiry\'s abort, started by the timeout handler, begins a trace of its own, sampled apart).' },
   TRACING_SERVICE_NAME: { group: 'tracing', type: 'string', default: 'switchyard', description: 'service.name prefix; each process appends its role (api, prepare, …).' },
 
   METRICS_LAG_REFRESH_MS: { group: 'metrics', type: 'integer', min: 100, default: 5000, description: 'Consumer lag on `/metrics` is read from the broker at most this often; scrapes in between get the cached value.' },
 
   DB_HOST: { group: 'db', type: 'string', default: '127.0.0.1', description: 'MySQL/MariaDB host. A loopback host means the local stack runs MariaDB on DB_PORT.' },
-  DB_PORT: { group: 'db', type: 'integer', min: 1, default: 13306, description: 'MySQL/MariaDB port (the local stack never uses 3306, so it cannot collide with a system server).' },
+  DB_PORT: { group: 'db', type: 'integer', min: 1, max: 65535, default: 13306, description: 'MySQL/MariaDB port (the local stack never uses 3306, so it cannot collide with a system server).' },
   DB_SOCKET: { group: 'db', type: 'string', default: '', description: 'Unix socket of a MySQL/MariaDB server on this machine; when set it is used instead of DB_HOST and DB_PORT (cheaper per round trip than loopback TCP).' },
   DB_USER: { group: 'db', type: 'string', default: 'switchyard', description: 'Database user.' },
   DB_PASSWORD: { group: 'db', type: 'string', default: 'switchyard', description: 'Database password.' },

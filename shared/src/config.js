@@ -47,6 +47,7 @@ function parseOne (name, spec, raw) {
     return { problem: `${name}=${JSON.stringify(raw)} must be one of ${(spec.values || []).join(', ')}` }
   }
   if (spec.min !== undefined && value < spec.min) return { problem: `${name}=${value} must be at least ${spec.min}` }
+  if (spec.max !== undefined && value > spec.max) return { problem: `${name}=${value} must be at most ${spec.max}` }
   if (spec.pattern !== undefined && !new RegExp(spec.pattern).test(value)) return { problem: `${name}=${JSON.stringify(raw)} must match ${spec.pattern}` }
   return { value }
 }

@@ -433,6 +433,38 @@ describe('helm/switchyard', () => {
       expect(envProblems(broken)).toEqual([expect.stringContaining('handlers.position.env: Invalid configuration')])
     })
 
+    test('an integer given as a string gets past the schema exactly when the processes accept it, bounds included', () => {
+      const validate = createValuesValidator()
+      const integers = settableNames(schema).filter((name) => schema[name].type === 'integer')
+      const disagreements = []
+      for (const name of integers) {
+        const spec = schema[name]
+        const candidates = new Set(['-1', '-0', '-00', '0', '1', '9', '10', '99', '100', '1023', '1024', '65535', '65536', '1000000', ' 42 ', '007'])
+        for (const bound of [spec.min, spec.max]) {
+          if (bound === undefined) continue
+          for (const near of [bound - 1, bound, bound + 1]) for (const raw of [String(near), `00${near}`]) candidates.add(raw)
+        }
+        for (const raw of candidates) {
+          const values = copy()
+          values.config[name] = raw
+          let processes = true
+          try { loadConfig({ STACK: 'off', [name]: raw }) } catch { processes = false }
+          if (validate(values) !== processes) disagreements.push(`${name}=${JSON.stringify(raw)}: schema ${!processes}, processes ${processes}`)
+        }
+      }
+      expect(disagreements).toEqual([])
+    })
+
+    test('a port above 65535 is refused by the schema, given as a number or a string', () => {
+      const validate = createValuesValidator()
+      for (const port of [65536, '65536', '070000']) {
+        const values = copy()
+        values.config.HEALTH_PORT = port
+        expect(validate(values)).toBe(false)
+      }
+      expect(() => loadConfig({ STACK: 'off', HEALTH_PORT: '65536' })).toThrow(/HEALTH_PORT=65536 must be at most 65535/)
+    })
+
     test('with a handler missing or misspelled', () => {
       const broken = copy()
       broken.handlers.positon = broken.handlers.position
