@@ -65,7 +65,7 @@ const schema = {
   TIMEOUT_REDRIVE_AFTER_MS: { group: 'timeout', type: 'integer', min: 1000, default: 60000, description: 'A transfer whose commit or abort has not reached the position handler this long after its fulfil or error (its command was dead-lettered) gets the command sent again by the timeout handler, at most once per this interval; the position handler applies it once. Looked for every quarter of it.' },
 
   BLOOM_CAPACITY: { group: 'dedupe', type: 'integer', min: 1000, default: 1000000, description: 'Transfer ids a generation of the duplicate-check bloom filter holds; when one is full a new one starts and the last full one is still consulted (memory: two filters of this size).' },
-  BLOOM_ERROR_RATE: { group: 'dedupe', type: 'number', min: 0, default: 0.001, description: 'Target false-positive rate ("maybe seen" for a new id, which costs one DB lookup).' },
+  BLOOM_ERROR_RATE: { group: 'dedupe', type: 'number', min: 0.000000001, max: 0.5, default: 0.001, description: 'Target false-positive rate ("maybe seen" for a new id, which costs one DB lookup), from 0.000000001 to 0.5: at 0 the filter would need infinitely many hash functions, and the prepare handler ran out of memory on its first id.' },
   BLOOM_WARM_HOURS: { group: 'dedupe', type: 'integer', min: 0, default: 24, description: 'Hours of recent transfer ids loaded into the filter at start-up.' },
 
   TRACING_EXPORTERS: { group: 'tracing', type: 'list', default: [], description: 'Where spans go: `otlp` (any OTLP/HTTP collector or Jaeger), `file` (JSON lines for the gap report), both, or none (tracing off).' },

@@ -34,6 +34,16 @@ test('every problem is reported at once', () => {
   expect(error.message).toContain('API_PORT="eighty"')
 })
 
+test('bounded values: ports up to 65535, a sampling ratio up to 1, a bloom error rate above 0 and at most 0.5', () => {
+  expect(() => loadConfig({ ADMIN_PORT: '65536' })).toThrow('ADMIN_PORT=65536 must be at most 65535')
+  expect(loadConfig({ ADMIN_PORT: '65535' }).ADMIN_PORT).toBe(65535)
+  expect(() => loadConfig({ TRACING_SAMPLE_RATIO: '1.5' })).toThrow('TRACING_SAMPLE_RATIO=1.5 must be at most 1')
+  // At 0 the filter would need infinitely many hash functions: the prepare handler ran out of memory.
+  expect(() => loadConfig({ BLOOM_ERROR_RATE: '0' })).toThrow('BLOOM_ERROR_RATE=0 must be at least 1e-9')
+  expect(() => loadConfig({ BLOOM_ERROR_RATE: '1' })).toThrow('BLOOM_ERROR_RATE=1 must be at most 0.5')
+  expect(loadConfig({ BLOOM_ERROR_RATE: '0.0001' }).BLOOM_ERROR_RATE).toBe(0.0001)
+})
+
 test('HUB_NAME must be a name the admin API accepts in its paths', () => {
   expect(loadConfig({ HUB_NAME: 'hub_eu-1' }).HUB_NAME).toBe('hub_eu-1')
   for (const bad of ['hub.eu', 'h', 'x'.repeat(31), 'hub eu']) {
