@@ -70,7 +70,7 @@ const schema = {
 
   TRACING_EXPORTERS: { group: 'tracing', type: 'list', default: [], description: 'Where spans go: `otlp` (any OTLP/HTTP collector or Jaeger), `file` (JSON lines for the gap report), both, or none (tracing off).' },
   TRACING_OTLP_ENDPOINT: { group: 'tracing', type: 'string', default: 'http://127.0.0.1:4318/v1/traces', description: 'OTLP/HTTP traces endpoint (Jaeger all-in-one: port 4318).' },
-  TRACING_DIR: { group: 'tracing', type: 'string', default: '.stack/traces', description: 'Folder of the `file` exporter: one `<service>-<pid>.jsonl` per process (relative paths are relative to the working directory).' },
+  TRACING_DIR: { group: 'tracing', type: 'string', default: '.stack/traces', description: 'Folder of the `file` exporter: one `<service>-<pid>.jsonl` per process (relative paths are relative to the working directory). Made with its missing parents at start; a folder that cannot be made stops the process with a message naming it.' },
   TRACING_SAMPLE_RATIO: { group: 'tracing', type: 'number', min: 0, max: 1, default: 1, description: 'Share of new traces recorded (parent-based: a transfer is traced end to end or not at all; an expiry\'s abort, started by the timeout handler, begins a trace of its own, sampled apart).' },
   TRACING_SERVICE_NAME: { group: 'tracing', type: 'string', default: 'switchyard', description: 'service.name prefix; each process appends its role (api, prepare, …).' },
 

@@ -50,12 +50,36 @@ function toRecord (span) {
 }
 
 /**
+ * Makes a directory and its missing parents. Not fs.mkdirSync(dir,
+ * { recursive: true }): for a path it cannot create under an existing parent
+ * (anything under /proc) Node 20 retries for ever and the process never
+ * starts; here that is an error, naming the directory.
+ * @param {string} dir an absolute path
+ */
+function makeDir (dir) {
+  try {
+    fs.mkdirSync(dir)
+  } catch (err) {
+    const code = /** @type {NodeJS.ErrnoException} */ (err).code
+    if (code === 'EEXIST' && fs.statSync(dir).isDirectory()) return
+    const parent = path.dirname(dir)
+    if (code !== 'ENOENT' || parent === dir) throw err
+    makeDir(parent)
+    fs.mkdirSync(dir)
+  }
+}
+
+/**
  * A SpanProcessor (onStart, onEnd, forceFlush, shutdown) that appends spans
  * to `<dir>/<service>-<pid>.jsonl`.
  * @param {{ dir: string, service: string, flushMs?: number, highWaterChars?: number }} opts
  */
 function createFileSpanProcessor ({ dir, service, flushMs = 100, highWaterChars = 256 * 1024 }) {
-  fs.mkdirSync(dir, { recursive: true })
+  try {
+    makeDir(path.resolve(dir))
+  } catch (err) {
+    throw new Error(`cannot make the trace directory ${dir} (TRACING_DIR): ${/** @type {Error} */ (err).message}`, { cause: err })
+  }
   const file = path.join(dir, `${service}-${process.pid}.jsonl`)
   /** @type {fs.WriteStream | null} */
   let stream = fs.createWriteStream(file, { flags: 'a' })

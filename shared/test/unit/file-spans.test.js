@@ -35,6 +35,18 @@ describe('file span processor', () => {
   beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spans-')) })
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }))
 
+  test('makes the directory and its missing parents, and says so when it cannot, instead of hanging', async () => {
+    const nested = path.join(dir, 'a', 'b', 'c')
+    await createFileSpanProcessor({ dir: nested, service: 'test' }).shutdown()
+    expect(fs.statSync(nested).isDirectory()).toBe(true)
+    // fs.mkdirSync(…, { recursive: true }) never returned for this one.
+    expect(() => createFileSpanProcessor({ dir: '/proc/switchyard-traces/x', service: 'test' }))
+      .toThrow(/^cannot make the trace directory \/proc\/switchyard-traces\/x \(TRACING_DIR\): ENOENT/)
+    const file = path.join(dir, 'a-file')
+    fs.writeFileSync(file, '')
+    expect(() => createFileSpanProcessor({ dir: path.join(file, 'x'), service: 'test' })).toThrow(/ENOTDIR/)
+  })
+
   test('writes one line per ended span, in order, in the gap report format', async () => {
     const processor = createFileSpanProcessor({ dir, service: 'svc' })
     for (let i = 0; i < 3; i++) processor.onEnd(span(i))
