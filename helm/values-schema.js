@@ -39,6 +39,17 @@ const settableNames = (vars) => Object.keys(vars)
 const digits = (k) => (k === 0 ? '' : k === 1 ? '\\d' : `\\d{${k}}`)
 
 /**
+ * Numbers as long as `s` that share its digits up to one position, where the
+ * digit is in the class `range(d)` gives for s's digit d there (none when it
+ * gives null), and any digits after.
+ * @param {string} s @param {(d: number) => string | null} range
+ */
+const atEachDigit = (s, range) => [...s].flatMap((c, i) => {
+  const r = range(Number(c))
+  return r === null ? [] : [`${s.slice(0, i)}[${r}]${digits(s.length - i - 1)}`]
+})
+
+/**
  * A regular expression for the whole numbers from `n` up (n ≥ 0), written
  * in decimal, as loadConfig reads them (leading zeros and surrounding spaces
  * allowed, and "-0", which is 0): more digits than n, or as many and larger at the first digit that
@@ -48,12 +59,7 @@ const digits = (k) => (k === 0 ? '' : k === 1 ? '\\d' : `\\d{${k}}`)
 function atLeast (n) {
   if (n <= 0) return '^\\s*(?:-0+|\\d+)\\s*$'
   const s = String(n)
-  const alternatives = [`[1-9]\\d{${s.length},}`]
-  for (let i = 0; i < s.length; i++) {
-    const d = Number(s[i])
-    if (d < 9) alternatives.push(`${s.slice(0, i)}[${d + 1}-9]${digits(s.length - i - 1)}`)
-  }
-  alternatives.push(s)
+  const alternatives = [`[1-9]\\d{${s.length},}`, ...atEachDigit(s, (d) => (d < 9 ? `${d + 1}-9` : null)), s]
   return `^\\s*0*(?:${alternatives.join('|')})\\s*$`
 }
 
@@ -64,12 +70,7 @@ function atLeast (n) {
  */
 function atMost (n) {
   const s = String(n)
-  const alternatives = s.length > 1 ? [`\\d{1,${s.length - 1}}`] : []
-  for (let i = 0; i < s.length; i++) {
-    const d = Number(s[i])
-    if (d > 0) alternatives.push(`${s.slice(0, i)}[0-${d - 1}]${digits(s.length - i - 1)}`)
-  }
-  alternatives.push(s)
+  const alternatives = [...(s.length > 1 ? [`\\d{1,${s.length - 1}}`] : []), ...atEachDigit(s, (d) => (d > 0 ? `0-${d - 1}` : null)), s]
   // loadConfig reads "-0" as 0.
   return `^\\s*(?:-0+|0*(?:${alternatives.join('|')}))\\s*$`
 }

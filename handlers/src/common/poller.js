@@ -6,8 +6,10 @@
 // `errorDelayMs`. stop() lets the tick in progress finish.
 //
 // While the database is away every tick fails: the first failure is logged,
-// then at most one a minute with how many there have been in a row, and the
-// first tick that works again says so.
+// then at most one a minute (the shared repeat gate) with how many there have
+// been in a row, and the first tick that works again says so.
+
+const { createRepeatGate } = require('@switchyard/shared/log-repeats')
 
 /**
  * @param {{ tick: () => Promise<number>, logger: import('pino').Logger, what: string, errorDelayMs: number,
@@ -22,7 +24,7 @@ function createPoller ({ tick, logger, what, errorDelayMs, logEveryMs = 60000, n
   let current = Promise.resolve()
   let running = false
   let failures = 0
-  let loggedAt = 0
+  const pass = createRepeatGate({ windowMs: logEveryMs, now })
 
   async function run () {
     let delay = errorDelayMs
@@ -32,8 +34,8 @@ function createPoller ({ tick, logger, what, errorDelayMs, logEveryMs = 60000, n
     } catch (err) {
       failed = true
       failures++
-      if (failures === 1 || now() - loggedAt >= logEveryMs) {
-        loggedAt = now()
+      // Asked every time, so its window runs from the last line logged; a new run of failures logs at once.
+      if (pass(what) || failures === 1) {
         logger.warn({ err, failures }, failures === 1 ? `${what} failed; will try again` : `${what} has failed ${failures} times in a row; will try again`)
       }
     }

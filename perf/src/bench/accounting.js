@@ -43,28 +43,33 @@ function clockTicks () {
   return ticksPerSecond
 }
 
-/** utime + stime of a process in ms, or null when it is gone. @param {number} pid */
-function processCpuMs (pid) {
+/**
+ * The fields of /proc/<pid>/stat from the state on (fields[0] is field 3 of
+ * proc(5)), or null when the process is gone.
+ * @param {number} pid
+ */
+function statFields (pid) {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
     // The command name may contain spaces: fields start after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks()
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   } catch {
     return null
   }
 }
 
+/** utime + stime of a process in ms, or null when it is gone. @param {number} pid */
+function processCpuMs (pid) {
+  const fields = statFields(pid)
+  return fields && ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks()
+}
+
 /** How long ago a process started, in seconds, or null when it is gone. @param {number} pid */
 function processAgeS (pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const startTicks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19])
-    const uptimeS = Number(fs.readFileSync('/proc/uptime', 'utf8').split(' ')[0])
-    return Math.max(0, Math.round(uptimeS - startTicks / clockTicks()))
-  } catch {
-    return null
-  }
+  const fields = statFields(pid)
+  if (!fields) return null
+  const uptimeS = Number(fs.readFileSync('/proc/uptime', 'utf8').split(' ')[0])
+  return Math.max(0, Math.round(uptimeS - Number(fields[19]) / clockTicks()))
 }
 
 /** Busy and total CPU of the whole machine in ms (all cores). */

@@ -218,7 +218,8 @@ async function warmBroker ({ env, profile, db, stackPids, dbName, codeDir, say }
     codeDir,
     say
   })
-  return { rate, durationMs, sent: run.warmupLoad ? run.warmupLoad.sent : 0, committed: run.warmupLoad ? run.warmupLoad.committed : 0, errors: run.errors }
+  const { sent, committed } = run.warmupLoad || { sent: 0, committed: 0 }
+  return { rate, durationMs, sent, committed, errors: run.errors }
 }
 
 module.exports = { benchRun, warmBroker }

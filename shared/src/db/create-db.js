@@ -9,6 +9,23 @@ const { createRepeatGate } = require('../log-repeats')
  */
 
 /**
+ * knex's warn and error, each message's first line at most once a minute
+ * with a count: while the database is away, knex warns of every connection
+ * it fails to make, stack and all.
+ * @param {import('pino').Logger} logger
+ */
+function repeatGated (logger) {
+  const pass = createRepeatGate()
+  /** @param {'warn' | 'error'} level @returns {(m: unknown) => void} */
+  const gated = (level) => (m) => {
+    const text = String(m)
+    const logged = pass(text.split('\n')[0])
+    if (logged) logger[level]({ component: 'knex', ...(logged.leftOut ? { leftOut: logged.leftOut } : {}) }, text)
+  }
+  return { warn: gated('warn'), error: gated('error') }
+}
+
+/**
  * A knex instance on mysql2. DECIMAL and BIGINT columns come back as strings
  * (money is parsed into BigInt by shared/money, never via a JS number), and
  * dates as UTC.
@@ -20,22 +37,12 @@ const { createRepeatGate } = require('../log-repeats')
  * @returns {Knex}
  */
 function createDb (config, { database, logger } = {}) {
-  // While the database is away, knex warns of every connection it fails to
-  // make, stack and all: the same message logs once a minute, with a count.
-  const pass = createRepeatGate()
-  /** @param {'warn' | 'error'} level @returns {(m: unknown) => void} */
-  const gated = (level) => (m) => {
-    const text = String(m)
-    const logged = pass(text.split('\n')[0])
-    if (logger && logged) logger[level]({ component: 'knex', ...(logged.leftOut ? { leftOut: logged.leftOut } : {}) }, text)
-  }
   return knexFactory({
     client: 'mysql2',
     ...(logger
       ? {
           log: {
-            warn: gated('warn'),
-            error: gated('error'),
+            ...repeatGated(logger),
             deprecate: (/** @type {unknown} */ m) => logger.warn({ component: 'knex' }, String(m)),
             debug: (/** @type {unknown} */ m) => logger.debug({ component: 'knex' }, String(m))
           }
