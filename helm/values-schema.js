@@ -22,7 +22,7 @@ const SCHEMA_FILE = path.join(__dirname, 'switchyard', 'values.schema.json')
  */
 const CHART_SET = ['STACK', 'HANDLERS', 'ADMIN_ALLOW_UNAUTHENTICATED']
 /** Only from a Secret, never from a ConfigMap or `env`. */
-const SECRET_VARS = ['DB_PASSWORD', 'ADMIN_TOKEN']
+const SECRET_VARS = ['DB_PASSWORD', 'ADMIN_TOKEN', 'KAFKA_SASL_PASSWORD']
 /** The ones `secret` in values may hold; ADMIN_TOKEN is apiAdapter.adminAuth's Secret's alone. */
 const SECRET_VALUES = ['DB_PASSWORD']
 /** Only the local development stack reads these; in a cluster STACK is "off". */

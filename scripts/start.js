@@ -22,8 +22,8 @@ async function main () {
   const say = (m) => console.log(`[switchyard] ${m}`)
   const given = loadConfig()
   const { dbSocket } = await stack.up(given, { say })
-  // The stack's own MariaDB: over its Unix socket unless DB_SOCKET says otherwise.
-  const config = dbSocket && !given.DB_SOCKET ? loadConfig(childEnv({ DB_SOCKET: dbSocket })) : given
+  // The stack's own MariaDB: over its Unix socket unless DB_SOCKET or DB_TLS says otherwise.
+  const config = dbSocket && !given.DB_SOCKET && !given.DB_TLS ? loadConfig(childEnv({ DB_SOCKET: dbSocket })) : given
   const logger = createLogger(config, { name: 'switchyard' })
   const lifecycle = createLifecycle({ logger, timeoutMs: config.SHUTDOWN_TIMEOUT_MS })
   lifecycle.installSignalHandlers()

@@ -10,6 +10,7 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const { livePid, spawnDaemon, stopPid, waitFor, which, run, assertPortFree } = require('./proc')
 const apt = require('./apt')
+const { ensureTls, tlsFiles } = require('./tls')
 const { createKafka } = require('../../shared/src/kafka/client')
 
 const MAIN_CLASS = 'kafka.Kafka'
@@ -85,18 +86,56 @@ function ensureJars (paths, version, say) {
   return libs
 }
 
-/** @param {{ dir: string, port: number }} k */
-function serverProperties ({ dir, port }) {
-  const controller = port + 1
+/**
+ * The local broker's listeners beside its plaintext one (KAFKA_BROKERS): the
+ * controller's, then two secured ones for trying and testing KAFKA_TLS*,
+ * KAFKA_SASL_*: SASL (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512) over TLS, and TLS
+ * that requires a client certificate. The stack's certificates (tls.js);
+ * the SASL user is the local stack's own, like DB_USER's default.
+ * @param {number} port the plaintext listener's
+ */
+const listenerPorts = (port) => ({ controller: port + 1, saslSsl: port + 2, mutualTls: port + 3 })
+const SASL_USER = { username: 'switchyard', password: 'switchyard' }
+const SCRAM_MECHANISMS = ['SCRAM-SHA-256', 'SCRAM-SHA-512']
+
+/**
+ * How to reach the local broker's secured listeners (see listenerPorts).
+ * @param {import('./paths').StackPaths} paths @param {number} port the plaintext listener's
+ */
+function securedListeners (paths, port) {
+  const ports = listenerPorts(port)
+  const tls = tlsFiles(paths)
+  return {
+    saslSsl: `127.0.0.1:${ports.saslSsl}`,
+    mutualTls: `127.0.0.1:${ports.mutualTls}`,
+    ...SASL_USER,
+    caFile: tls.ca,
+    clientCertFile: tls.clientCert,
+    clientKeyFile: tls.clientKey
+  }
+}
+
+/** @param {{ dir: string, port: number, tls: ReturnType<typeof tlsFiles> }} k */
+function serverProperties ({ dir, port, tls }) {
+  const { controller, saslSsl, mutualTls } = listenerPorts(port)
+  const jaas = (/** @type {string} */ module, /** @type {string} */ options) => `org.apache.kafka.common.security.${module} required${options};`
   return [
     'process.roles=broker,controller',
     'node.id=1',
     `controller.quorum.voters=1@127.0.0.1:${controller}`,
-    `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controller}`,
-    `advertised.listeners=PLAINTEXT://127.0.0.1:${port}`,
+    `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controller},SASL_SSL://127.0.0.1:${saslSsl},MTLS://127.0.0.1:${mutualTls}`,
+    `advertised.listeners=PLAINTEXT://127.0.0.1:${port},SASL_SSL://127.0.0.1:${saslSsl},MTLS://127.0.0.1:${mutualTls}`,
     'controller.listener.names=CONTROLLER',
     'inter.broker.listener.name=PLAINTEXT',
-    'listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
+    'listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL,MTLS:SSL',
+    'ssl.keystore.type=PEM',
+    `ssl.keystore.location=${tls.serverKeystore}`,
+    'ssl.truststore.type=PEM',
+    `ssl.truststore.location=${tls.ca}`,
+    `sasl.enabled.mechanisms=PLAIN,${SCRAM_MECHANISMS.join(',')}`,
+    `listener.name.sasl_ssl.plain.sasl.jaas.config=${jaas('plain.PlainLoginModule', ` user_${SASL_USER.username}="${SASL_USER.password}"`)}`,
+    ...SCRAM_MECHANISMS.map((m) => `listener.name.sasl_ssl.${m.toLowerCase()}.sasl.jaas.config=${jaas('scram.ScramLoginModule', '')}`),
+    'listener.name.mtls.ssl.client.auth=required',
     `log.dirs=${path.join(dir, 'data')}`,
     'num.partitions=1',
     'offsets.topic.replication.factor=1',
@@ -162,16 +201,27 @@ async function brokerAnswers (port) {
  */
 async function up ({ paths, port, version, heap, say }) {
   const f = files(paths, port)
+  const props = serverProperties({ ...f, tls: ensureTls(paths, say) })
   const running = livePid(f.pidFile, ownServer(f))
   if (running) {
-    await waitFor(() => brokerAnswers(port), { what: 'Kafka', timeoutMs: 60000, pid: running, logFiles: [f.logFile, f.outFile] })
-    return { pid: running, started: false }
+    // Started by an earlier version of this script with other settings
+    // (before the secured listeners): the broker it would start now.
+    if (readText(f.props) === props) {
+      await waitFor(() => brokerAnswers(port), { what: 'Kafka', timeoutMs: 60000, pid: running, logFiles: [f.logFile, f.outFile] })
+      await ensureScramUser(paths, f, version, port)
+      return { pid: running, started: false }
+    }
+    say('restarting the local Kafka broker: its settings have changed')
+    await stopPid(running, 30000)
   }
+  const ports = listenerPorts(port)
   await assertPortFree(port, 'Kafka', 'KAFKA_BROKERS')
-  await assertPortFree(port + 1, 'the Kafka controller', 'KAFKA_BROKERS')
+  await assertPortFree(ports.controller, 'the Kafka controller', 'KAFKA_BROKERS')
+  await assertPortFree(ports.saslSsl, 'the Kafka SASL_SSL listener', 'KAFKA_BROKERS (its port + 2)')
+  await assertPortFree(ports.mutualTls, 'the Kafka mutual-TLS listener', 'KAFKA_BROKERS (its port + 3)')
   const libs = ensureJars(paths, version, say)
   fs.mkdirSync(path.join(f.dir, 'data'), { recursive: true })
-  fs.writeFileSync(f.props, serverProperties(f))
+  fs.writeFileSync(f.props, props)
   fs.writeFileSync(f.log4j, log4j(f.logFile))
   const cp = `${libs}/*`
   const jvm = [`-Xms${heap}`, `-Xmx${heap}`, '-XX:+UseG1GC', '-Djava.awt.headless=true', `-Dlog4j.configuration=file:${f.log4j}`]
@@ -182,7 +232,30 @@ async function up ({ paths, port, version, heap, say }) {
   say(`starting Kafka on 127.0.0.1:${port} (log: ${path.relative(paths.root, f.logFile)})`)
   const pid = spawnDaemon('java', [...jvm, '-cp', cp, MAIN_CLASS, f.props], { pidFile: f.pidFile, logFile: f.outFile })
   await waitFor(() => brokerAnswers(port), { what: 'Kafka', timeoutMs: 90000, pid, logFiles: [f.logFile, f.outFile] })
+  await ensureScramUser(paths, f, version, port)
   return { pid, started: true }
+}
+
+/** @param {string} file */
+function readText (file) {
+  try { return fs.readFileSync(file, 'utf8') } catch { return null }
+}
+
+/**
+ * SCRAM credentials live in the cluster's metadata, not in its settings: they
+ * are added once per data directory, with Kafka's own tool over the
+ * plaintext listener, and a file in the data directory remembers it.
+ * @param {import('./paths').StackPaths} paths @param {ReturnType<typeof files>} f @param {string} version @param {number} port
+ */
+async function ensureScramUser (paths, f, version, port) {
+  const done = path.join(f.dir, 'data', '.scram-user')
+  if (fs.existsSync(done)) return
+  // One mechanism per request: the broker refuses two changes to one user in one.
+  for (const mechanism of SCRAM_MECHANISMS) {
+    run('java', ['-Xmx128m', '-cp', `${jarDir(paths, version)}/*`, 'kafka.admin.ConfigCommand', '--bootstrap-server', `127.0.0.1:${port}`,
+      '--alter', '--add-config', `${mechanism}=[password=${SASL_USER.password}]`, '--entity-type', 'users', '--entity-name', SASL_USER.username])
+  }
+  fs.writeFileSync(done, `${SASL_USER.username}\n`)
 }
 
 /** @param {{ paths: import('./paths').StackPaths, port: number }} opts */
@@ -203,4 +276,4 @@ async function status ({ paths, port }) {
   return { pid, answering, logFile: f.logFile }
 }
 
-module.exports = { up, down, status, newClusterId, log4j, mvnArgs }
+module.exports = { up, down, status, newClusterId, log4j, mvnArgs, securedListeners }

@@ -10,6 +10,7 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const { livePid, spawnDaemon, stopPid, waitFor, which, run, isRoot, assertPortFree } = require('./proc')
 const apt = require('./apt')
+const { ensureTls } = require('./tls')
 
 const SERVER_BINARIES = ['/usr/sbin/mariadbd', '/usr/sbin/mysqld']
 /**
@@ -127,7 +128,15 @@ function ensureDataDir (paths, f, asRoot, say) {
  */
 async function up ({ paths, port, bufferPool, redoLog, user, password, databases, say }) {
   const f = files(paths, port)
+  const tls = ensureTls(paths, say)
   let pid = livePid(f.pidFile, ownServer(f))
+  // Started by an earlier version of this script, without TLS: the server it
+  // would start now.
+  if (pid && await answers(f, pid) && adminSql(f, 'SELECT @@have_ssl').trim() !== 'YES') {
+    say('restarting the local MariaDB: its settings have changed (TLS)')
+    await stopPid(pid, 60000)
+    pid = null
+  }
   const started = !pid
   if (!pid) {
     await assertPortFree(port, 'MariaDB', 'DB_PORT')
@@ -156,10 +165,14 @@ async function up ({ paths, port, bufferPool, redoLog, user, password, databases
       '--max-allowed-packet=64M',
       '--character-set-server=utf8mb4',
       '--collation-server=utf8mb4_bin',
-      '--skip-name-resolve'
+      '--skip-name-resolve',
+      // TLS for clients that ask for it (DB_TLS); plain TCP and the socket as before.
+      `--ssl-ca=${tls.ca}`,
+      `--ssl-cert=${tls.serverCert}`,
+      `--ssl-key=${tls.serverKey}`
     ], { pidFile: f.pidFile, logFile: path.join(f.dir, 'mariadb.out') })
   }
-  await waitFor(async () => { adminSql(f, 'SELECT 1'); return true }, { what: 'MariaDB', timeoutMs: 60000, pid, logFiles: [f.logFile] })
+  await answers(f, pid)
   // A running server started with a smaller buffer pool or redo log grows to
   // the one asked for (InnoDB resizes both online); neither shrinks under a
   // running workload.
@@ -189,6 +202,19 @@ async function up ({ paths, port, bufferPool, redoLog, user, password, databases
   return { pid, started }
 }
 
+/** Waits for the server to answer. @param {ReturnType<typeof files>} f @param {number} pid */
+async function answers (f, pid) {
+  await waitFor(async () => { adminSql(f, 'SELECT 1'); return true }, { what: 'MariaDB', timeoutMs: 60000, pid, logFiles: [f.logFile] })
+  return true
+}
+
+/**
+ * Runs SQL as the local server's administrative user (tests make users that
+ * only TLS, or only a client certificate, may use).
+ * @param {{ paths: import('./paths').StackPaths, port: number }} opts @param {string} statements
+ */
+const sql = ({ paths, port }, statements) => adminSql(files(paths, port), statements)
+
 /** @param {{ paths: import('./paths').StackPaths, port: number }} opts */
 async function down ({ paths, port }) {
   const f = files(paths, port)
@@ -211,4 +237,4 @@ async function status ({ paths, port }) {
 /** The local server's Unix socket. @param {import('./paths').StackPaths} paths @param {number} port */
 const socketPath = (paths, port) => files(paths, port).socket
 
-module.exports = { up, down, status, socketPath, sizeBytes, dataDirPlan }
+module.exports = { up, down, status, socketPath, sizeBytes, dataDirPlan, sql, quote }

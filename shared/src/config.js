@@ -53,6 +53,31 @@ function parseOne (name, spec, raw) {
 }
 
 /**
+ * Settings that are valid alone but not together: TLS files without TLS, a
+ * certificate without its key, SASL half configured or sending a password in
+ * clear.
+ * @param {Record<string, any>} c parsed values
+ * @returns {string[]}
+ */
+function combinationProblems (c) {
+  const problems = []
+  for (const [client, tls] of [['KAFKA', c.KAFKA_TLS], ['DB', c.DB_TLS]]) {
+    const files = ['CA_FILE', 'CERT_FILE', 'KEY_FILE'].map((f) => `${client}_TLS_${f}`)
+    for (const name of files) if (c[name] && !tls) problems.push(`${name} is set but ${client}_TLS is not true`)
+    const [, cert, key] = files
+    if (Boolean(c[cert]) !== Boolean(c[key])) problems.push(`${cert} and ${key} go together: a client certificate needs its key`)
+  }
+  if (c.DB_TLS && c.DB_SOCKET) problems.push('DB_TLS is for TCP connections (DB_HOST, DB_PORT); DB_SOCKET is set')
+  const sasl = c.KAFKA_SASL_MECHANISM !== 'none'
+  for (const name of ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD']) {
+    if (sasl && !c[name]) problems.push(`${name} is needed with KAFKA_SASL_MECHANISM=${c.KAFKA_SASL_MECHANISM}`)
+    if (!sasl && c[name]) problems.push(`${name} is set but KAFKA_SASL_MECHANISM is none`)
+  }
+  if (c.KAFKA_SASL_MECHANISM === 'plain' && !c.KAFKA_TLS) problems.push('KAFKA_SASL_MECHANISM=plain sends the password as it is: only with KAFKA_TLS=true (or use scram-sha-512)')
+  return problems
+}
+
+/**
  * Reads, validates and freezes the configuration. Every problem is reported
  * at once so an operator fixes them in one go.
  *
@@ -73,6 +98,7 @@ function loadConfig (env = process.env) {
     if (problem) problems.push(problem)
     else out[name] = value
   }
+  if (!problems.length) problems.push(...combinationProblems(out))
   if (problems.length) throw new ConfigError(problems)
   for (const v of Object.values(out)) if (Array.isArray(v)) Object.freeze(v)
   return Object.freeze(out)

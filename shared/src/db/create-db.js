@@ -2,6 +2,7 @@
 
 const knexFactory = require('knex')
 const { createRepeatGate } = require('../log-repeats')
+const { tlsOptions } = require('../tls-files')
 
 /**
  * @typedef {import('knex').Knex} Knex
@@ -52,6 +53,9 @@ function createDb (config, { database, logger } = {}) {
       // A server on this machine is cheaper to reach over its Unix socket
       // than over loopback TCP (each round trip is two socket writes).
       ...(config.DB_SOCKET ? { socketPath: config.DB_SOCKET } : { host: config.DB_HOST, port: config.DB_PORT }),
+      // Over TCP only (loadConfig refuses DB_TLS with DB_SOCKET). mysql2
+      // checks the host name only when asked (verifyIdentity).
+      ...(!config.DB_SOCKET && config.DB_TLS ? { ssl: { ...tlsOptions(config, 'DB'), verifyIdentity: true } } : {}),
       user: config.DB_USER,
       password: config.DB_PASSWORD,
       database: database === null ? undefined : (database || config.DB_NAME),

@@ -8,6 +8,7 @@ const { Kafka, logLevel, Partitioners } = require('kafkajs')
 const { version: KAFKAJS_VERSION } = require('kafkajs/package.json')
 const RequestQueue = require('kafkajs/src/network/requestQueue')
 const createKafkajsSocketFactory = require('kafkajs/src/network/socketFactory')
+const { tlsOptions } = require('../tls-files')
 
 const toPinoLevel = {
   [logLevel.ERROR]: 'error',
@@ -66,13 +67,17 @@ if (requestQueuePatched) {
 }
 
 /**
- * @param {{ brokers: readonly string[], clientId: string, logger?: import('pino').Logger }} opts
+ * @param {{ brokers: readonly string[], clientId: string, logger?: import('pino').Logger,
+ *   ssl?: import('tls').ConnectionOptions, sasl?: import('kafkajs').SASLOptions }} opts
+ *   ssl and sasl as kafkajs takes them (kafkaSecurity builds them from the configuration)
  * @returns {import('kafkajs').Kafka}
  */
-function createKafka ({ brokers, clientId, logger }) {
+function createKafka ({ brokers, clientId, logger, ssl, sasl }) {
   return new Kafka({
     clientId,
     brokers: [...brokers],
+    ...(ssl ? { ssl } : {}),
+    ...(sasl ? { sasl } : {}),
     connectionTimeout: 3000,
     requestTimeout: 30000,
     retry: { initialRetryTime: 100, retries: 8 },
@@ -93,11 +98,28 @@ function createKafka ({ brokers, clientId, logger }) {
  * @param {import('../config').Config} config
  */
 function createKafkaFromConfig (config, logger) {
-  return createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID, logger })
+  return createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID, logger, ...kafkaSecurity(config) })
+}
+
+/**
+ * TLS and SASL for the brokers (KAFKA_TLS*, KAFKA_SASL_*): nothing when both
+ * are off, as for the local stack's plaintext broker.
+ * @param {import('../config').Config} config
+ * @returns {{ ssl?: import('tls').ConnectionOptions, sasl?: import('kafkajs').SASLOptions }}
+ */
+function kafkaSecurity (config) {
+  const ssl = tlsOptions(config, 'KAFKA')
+  const mechanism = config.KAFKA_SASL_MECHANISM
+  return {
+    ...(ssl ? { ssl } : {}),
+    ...(mechanism && mechanism !== 'none'
+      ? { sasl: /** @type {import('kafkajs').SASLOptions} */ ({ mechanism, username: config.KAFKA_SASL_USERNAME, password: config.KAFKA_SASL_PASSWORD }) }
+      : {})
+  }
 }
 
 // murmur2, the same partitioner as the Java client, so keys land on the same
 // partitions whichever client produced them.
 const defaultPartitioner = Partitioners.DefaultPartitioner
 
-module.exports = { createKafka, createKafkaFromConfig, defaultPartitioner, requestQueuePatched }
+module.exports = { createKafka, createKafkaFromConfig, kafkaSecurity, defaultPartitioner, requestQueuePatched }

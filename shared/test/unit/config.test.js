@@ -60,3 +60,24 @@ test('every variable is documented with a type, a default and a description', ()
     if (spec.type === 'enum') expect(spec.values).toContain(spec.default)
   }
 })
+
+test('TLS and SASL settings that only make sense together are refused together', () => {
+  const problems = (env) => { try { loadConfig(env); return [] } catch (err) { return err.problems } }
+  expect(problems({ KAFKA_TLS_CA_FILE: '/etc/ca.pem', DB_TLS_CA_FILE: '/etc/ca.pem' })).toEqual([
+    'KAFKA_TLS_CA_FILE is set but KAFKA_TLS is not true',
+    'DB_TLS_CA_FILE is set but DB_TLS is not true'
+  ])
+  expect(problems({ KAFKA_TLS: 'true', KAFKA_TLS_CERT_FILE: '/c.pem', DB_TLS: 'true', DB_TLS_KEY_FILE: '/k.pem' })).toEqual([
+    'KAFKA_TLS_CERT_FILE and KAFKA_TLS_KEY_FILE go together: a client certificate needs its key',
+    'DB_TLS_CERT_FILE and DB_TLS_KEY_FILE go together: a client certificate needs its key'
+  ])
+  expect(problems({ DB_TLS: 'true', DB_SOCKET: '/run/mysqld.sock' })).toEqual(['DB_TLS is for TCP connections (DB_HOST, DB_PORT); DB_SOCKET is set'])
+  expect(problems({ KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'switch' })).toEqual(['KAFKA_SASL_PASSWORD is needed with KAFKA_SASL_MECHANISM=scram-sha-512'])
+  expect(problems({ KAFKA_SASL_PASSWORD: 'secret' })).toEqual(['KAFKA_SASL_PASSWORD is set but KAFKA_SASL_MECHANISM is none'])
+  // PLAIN sends the password itself: never over a connection anyone can read.
+  expect(problems({ KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p' }))
+    .toEqual(['KAFKA_SASL_MECHANISM=plain sends the password as it is: only with KAFKA_TLS=true (or use scram-sha-512)'])
+  expect(problems({ KAFKA_TLS: 'true', KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p' })).toEqual([])
+  expect(problems({ KAFKA_SASL_MECHANISM: 'scram-sha-256', KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p', DB_TLS: 'true', DB_TLS_CERT_FILE: '/c', DB_TLS_KEY_FILE: '/k' })).toEqual([])
+  expect(problems({ KAFKA_SASL_MECHANISM: 'gssapi' })).toEqual(['KAFKA_SASL_MECHANISM="gssapi" must be one of none, plain, scram-sha-256, scram-sha-512'])
+})
