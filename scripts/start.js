@@ -14,6 +14,7 @@ const { loadConfig, childEnv } = require('../shared/src/config')
 const { createLogger } = require('../shared/src/logger')
 const { createLifecycle } = require('../shared/src/lifecycle')
 const { createRuntime } = require('../shared/src/runtime')
+const { explain } = require('../shared/src/startup-failure')
 const { startApi } = require('../api-adapter/src/server')
 const { startHandlers } = require('../handlers/src/main')
 
@@ -42,6 +43,8 @@ async function main () {
 }
 
 main().catch((err) => {
-  console.error(`[switchyard] failed to start: ${err.stack || err.message}`)
+  let reason
+  try { reason = explain(err, loadConfig()) } catch {}
+  console.error(`[switchyard] failed to start: ${reason || err.stack || err.message}`)
   process.exit(1)
 })

@@ -11,6 +11,7 @@ const { loadConfig } = require('@switchyard/shared/config')
 const { createLogger } = require('@switchyard/shared/logger')
 const { createLifecycle } = require('@switchyard/shared/lifecycle')
 const { createRuntime } = require('@switchyard/shared/runtime')
+const { exitAfterStartupFailure } = require('@switchyard/shared/startup-failure')
 const { buildApp } = require('./app')
 const { buildAdminApp } = require('./admin/app')
 const { createDrain } = require('./drain')
@@ -61,10 +62,7 @@ async function main () {
 }
 
 if (require.main === module) {
-  main().catch((err) => {
-    console.error(err)
-    process.exit(1)
-  })
+  main().catch((err) => exitAfterStartupFailure(err, 'api-adapter'))
 }
 
 module.exports = { startApi }

@@ -14,6 +14,7 @@ const { loadConfig } = require('@switchyard/shared/config')
 const { createLogger } = require('@switchyard/shared/logger')
 const { createLifecycle } = require('@switchyard/shared/lifecycle')
 const { createRuntime } = require('@switchyard/shared/runtime')
+const { exitAfterStartupFailure } = require('@switchyard/shared/startup-failure')
 const { runConsumer, runnerSettings, topicName } = require('@switchyard/shared/kafka')
 const { createSharedTransactions } = require('@switchyard/shared/db')
 const { HANDLERS, names } = require('./registry')
@@ -124,10 +125,7 @@ async function main () {
 }
 
 if (require.main === module) {
-  main().catch((err) => {
-    console.error(err)
-    process.exit(1)
-  })
+  main().catch((err) => exitAfterStartupFailure(err, 'handlers'))
 }
 
 module.exports = { startHandlers }

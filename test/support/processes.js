@@ -44,4 +44,24 @@ function startProcess (script, args, env) {
   }
 }
 
-module.exports = { startProcess }
+/**
+ * The API and every handler in two processes, as operators and the bench run
+ * them, once each says it serves. Topics come first, as an operator creates
+ * them (`env` names their prefix).
+ * @param {Record<string, string>} env
+ * @param {Array<() => Promise<unknown>>} closers where their stops go, for afterAll
+ */
+async function startApart (env, closers) {
+  const { createTopics } = require('../../scripts/stack/index')
+  const { testConfig } = require('./config')
+  await createTopics(testConfig(env))
+  const api = startProcess('api-adapter/src/server.js', [], { ...env, API_PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'info' })
+  const handlers = startProcess('handlers/src/main.js', [], { ...env, HANDLERS: 'all', HEALTH_PORT: '0', LOG_LEVEL: 'info' })
+  closers.push(() => api.stop(), () => handlers.stop())
+  const [, apiUrl] = await api.waitForOutput(/"url":"(http:\/\/[^"]+)"/)
+  const [, adminUrl] = await api.waitForOutput(/"adminUrl":"(http:\/\/[^"]+)"/)
+  await handlers.waitForOutput(/handlers running/)
+  return { apiUrl, adminUrl, stop: async () => [await api.stop(), await handlers.stop()] }
+}
+
+module.exports = { startProcess, startApart }

@@ -9,9 +9,8 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { startProcess } = require('../../../test/support/processes')
-const { unique, testConfig } = require('../../../test/support/config')
-const { createTopics } = require('../../../scripts/stack/index')
+const { startProcess, startApart } = require('../../../test/support/processes')
+const { unique } = require('../../../test/support/config')
 const { createClient, prepareBody } = require('../../../perf/src/load/client')
 const { startParticipant, newCondition } = require('../../../perf/src/load/participant')
 const { loadSpans } = require('../../../perf/src/analyze/load')
@@ -40,16 +39,7 @@ async function oneProcess (env) {
  * another.
  * @param {Record<string, string>} env
  */
-async function apart (env) {
-  await createTopics(testConfig(env))
-  const api = startProcess('api-adapter/src/server.js', [], { ...env, API_PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'info' })
-  const handlers = startProcess('handlers/src/main.js', [], { ...env, HANDLERS: 'all', HEALTH_PORT: '0', LOG_LEVEL: 'info' })
-  closers.push(() => api.stop(), () => handlers.stop())
-  const [, apiUrl] = await api.waitForOutput(/"url":"(http:\/\/[^"]+)"/)
-  const [, adminUrl] = await api.waitForOutput(/"adminUrl":"(http:\/\/[^"]+)"/)
-  await handlers.waitForOutput(/handlers running/)
-  return { apiUrl, adminUrl, stop: async () => [await api.stop(), await handlers.stop()] }
-}
+const apart = (env) => startApart(env, closers)
 
 test.each([['one process', oneProcess], ['the API and the handlers apart', apart]])('%s: each transfer forms one trace whose stages the gap report finds in order', async (_name, start) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-traces-'))
