@@ -24,7 +24,7 @@ const CHART_SET = ['STACK', 'HANDLERS', 'ADMIN_ALLOW_UNAUTHENTICATED']
 /** Only from a Secret, never from a ConfigMap or `env`. */
 const SECRET_VARS = ['DB_PASSWORD', 'ADMIN_TOKEN', 'KAFKA_SASL_PASSWORD']
 /** The ones `secret` in values may hold; ADMIN_TOKEN is apiAdapter.adminAuth's Secret's alone. */
-const SECRET_VALUES = ['DB_PASSWORD']
+const SECRET_VALUES = ['DB_PASSWORD', 'KAFKA_SASL_PASSWORD']
 /** Only the local development stack reads these; in a cluster STACK is "off". */
 const LOCAL_ONLY_GROUP = 'stack'
 
@@ -136,7 +136,7 @@ const AUTOSCALING = {
 function renderValuesSchema (vars, handlerNames) {
   const env = {
     type: 'object',
-    description: 'Environment variables from shared/src/config-schema.js. STACK, HANDLERS and ADMIN_ALLOW_UNAUTHENTICATED are set by the chart; DB_PASSWORD belongs in `secret`, ADMIN_TOKEN in the Secret of apiAdapter.adminAuth.',
+    description: 'Environment variables from shared/src/config-schema.js. STACK, HANDLERS and ADMIN_ALLOW_UNAUTHENTICATED are set by the chart; DB_PASSWORD and KAFKA_SASL_PASSWORD belong in `secret`, ADMIN_TOKEN in the Secret of apiAdapter.adminAuth.',
     additionalProperties: false,
     properties: Object.fromEntries(settableNames(vars).map((name) => [name, toProperty(vars[name])]))
   }
@@ -157,7 +157,7 @@ function renderValuesSchema (vars, handlerNames) {
     }
   }
   const secret = closed({
-    existingSecret: { type: 'string', description: 'A Secret you manage with the key DB_PASSWORD.' },
+    existingSecret: { type: 'string', description: 'A Secret you manage with the key DB_PASSWORD and, with KAFKA_SASL_MECHANISM, KAFKA_SASL_PASSWORD (optional).' },
     ...Object.fromEntries(SECRET_VALUES.map((name) => [name, { type: 'string', description: vars[name].description }]))
   })
   const service = closed({
@@ -207,6 +207,10 @@ function renderValuesSchema (vars, handlerNames) {
       fullnameOverride: { type: 'string' },
       config: { $ref: '#/definitions/env' },
       secret,
+      tlsFiles: closed({
+        secretName: { type: 'string', description: 'A Secret you manage holding PEM files (CA bundles, client certificates and keys), mounted read-only in every pod and hook job; empty: none.' },
+        mountPath: { type: 'string', pattern: '^/', description: 'Where; name the files in config, e.g. KAFKA_TLS_CA_FILE: <mountPath>/ca.crt.' }
+      }),
       serviceAccount: closed({
         create: { type: 'boolean' },
         name: { type: 'string' },

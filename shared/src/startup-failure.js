@@ -39,7 +39,7 @@ function explain (err, config) {
     const server = () => (kafka() ? `the Kafka broker${e.broker ? ` ${e.broker}` : ''}` : 'a server')
     if (CERTIFICATE_CODES.has(e.code)) {
       return `the TLS certificate of ${server()} was not accepted (${e.code}): ` +
-        `${kafka() ? 'KAFKA_TLS_CA_FILE' : 'KAFKA_TLS_CA_FILE or DB_TLS_CA_FILE'} must name the CA that signed it (empty: the system's CAs), and the certificate must name the host connected to`
+        `${kafka() ? 'KAFKA_TLS_CA_FILE' : 'KAFKA_TLS_CA_FILE or DB_TLS_CA_FILE'} must name the CA that signed it (empty: the public CAs Node.js trusts), and the certificate must name the host connected to`
     }
     // The server's alert: it did not accept this client's certificate, or its absence.
     if (typeof e.code === 'string' && /^ERR_SSL_.*ALERT_(BAD_CERTIFICATE|CERTIFICATE_REQUIRED|CERTIFICATE_UNKNOWN|UNKNOWN_CA|CERTIFICATE_EXPIRED|CERTIFICATE_REVOKED|UNSUPPORTED_CERTIFICATE)$/.test(e.code)) {

@@ -6,8 +6,9 @@
 // both, accepts the shipped values and rejects misspelled keys; templates use
 // only defined helpers and existing values; the hook jobs carry their hook
 // annotations. helm/render.js (the Go-template subset the chart uses) renders
-// it for the checks on objects: where ADMIN_TOKEN comes from, what refuses to
-// render, the scrape annotations. docs/kubernetes.md describes the checks made
+// it for the checks on objects: where ADMIN_TOKEN and KAFKA_SASL_PASSWORD
+// come from, the TLS files' volume, what refuses to render, the scrape
+// annotations. docs/kubernetes.md describes the checks made
 // with helm itself.
 
 const fs = require('node:fs')
@@ -51,7 +52,7 @@ const toEnv = (env = {}) => Object.fromEntries(Object.entries(env).map(([k, v]) 
  * @returns {Array<{ where: string, env: Record<string, unknown> | undefined, processEnv: Record<string, string> }>}
  */
 function processes (values) {
-  const base = { ...toEnv(values.config), STACK: 'off', DB_PASSWORD: values.secret.DB_PASSWORD, ADMIN_TOKEN: 'from-a-secret' }
+  const base = { ...toEnv(values.config), STACK: 'off', DB_PASSWORD: values.secret.DB_PASSWORD, KAFKA_SASL_PASSWORD: values.secret.KAFKA_SASL_PASSWORD, ADMIN_TOKEN: 'from-a-secret' }
   return [
     { where: 'config', env: values.config, processEnv: base },
     { where: 'apiAdapter.env', env: values.apiAdapter.env, processEnv: { ...base, ...toEnv(values.apiAdapter.env) } },
@@ -372,6 +373,113 @@ describe('helm/switchyard', () => {
     expect(budgets({ pdb: { enabled: false } })).toEqual([])
     const validate = createValuesValidator()
     expect(validate(mergeValues(readValues(), { pdb: { unhealthyPodEvictionPolicy: 'Always' } }))).toBe(false)
+  })
+
+  describe("Kafka's SASL password", () => {
+    /** @param {any[]} objects @returns {string[]} every Deployment and hook Job */
+    const workloads = (objects) => objects.filter((o) => ['Deployment', 'Job'].includes(o.kind)).map((o) => o.metadata.name).sort()
+    /** @param {any[]} entries @returns {any[]} in workload order */
+    const byWorkload = (entries) => [...entries].sort((a, b) => a.workload.localeCompare(b.workload))
+    /** The hook jobs read the hook Secret: on first install they run before the release's. @param {string} workload */
+    const chartSecretFor = (workload) => (/-(migrations|topics)$/.test(workload) ? 'pay-switchyard-hooks' : 'pay-switchyard')
+
+    test("comes from the chart's Secret in every Deployment and both hook jobs, never from the ConfigMap", () => {
+      const { objects } = render({ config: { KAFKA_TLS: true, KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'switchyard' }, secret: { KAFKA_SASL_PASSWORD: 's3cret' } })
+      const all = workloads(objects)
+      expect(all).toEqual(['api-adapter', ...names(), 'migrations', 'topics'].map((c) => `pay-switchyard-${c}`).sort())
+      // One entry per workload, each from a Secret: none inline, in the hook jobs' copy of the configuration either.
+      expect(byWorkload(envEntries(objects, 'KAFKA_SASL_PASSWORD'))).toEqual(all.map((workload) => ({
+        workload,
+        name: 'KAFKA_SASL_PASSWORD',
+        valueFrom: { secretKeyRef: { name: chartSecretFor(workload), key: 'KAFKA_SASL_PASSWORD' } }
+      })))
+      for (const name of ['pay-switchyard', 'pay-switchyard-hooks']) {
+        expect(Buffer.from(named(objects, 'Secret', name).data.KAFKA_SASL_PASSWORD, 'base64').toString()).toBe('s3cret')
+      }
+      expect(named(objects, 'ConfigMap', 'pay-switchyard-config').data).not.toHaveProperty('KAFKA_SASL_PASSWORD')
+      // Empty by default, which the processes read as no password.
+      expect(named(render().objects, 'Secret', 'pay-switchyard').data.KAFKA_SASL_PASSWORD).toBe('')
+    })
+
+    test('comes from secret.existingSecret as an optional key, so a Secret without SASL need not have it', () => {
+      const { objects } = render({ secret: { existingSecret: 'db-credentials' } })
+      expect(byWorkload(envEntries(objects, 'KAFKA_SASL_PASSWORD'))).toEqual(workloads(objects).map((workload) => ({
+        workload,
+        name: 'KAFKA_SASL_PASSWORD',
+        valueFrom: { secretKeyRef: { name: 'db-credentials', key: 'KAFKA_SASL_PASSWORD', optional: true } }
+      })))
+      expect(ofKind(objects, 'Secret').map((s) => s.metadata.name)).toEqual(['pay-switchyard-admin-token'])
+      // DB_PASSWORD stays required: without it nothing can work.
+      expect(envEntries(objects, 'DB_PASSWORD').every((e) => e.valueFrom.secretKeyRef.optional === undefined)).toBe(true)
+    })
+
+    test("the chart's own Secret refuses to render a mechanism without its password, or a password without a mechanism", () => {
+      const sasl = { KAFKA_TLS: true, KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'switchyard' }
+      expect(() => render({ config: sasl })).toThrow('config.KAFKA_SASL_MECHANISM is scram-sha-512 but secret.KAFKA_SASL_PASSWORD is empty')
+      expect(() => render({ secret: { KAFKA_SASL_PASSWORD: 's3cret' } })).toThrow('secret.KAFKA_SASL_PASSWORD is set but config.KAFKA_SASL_MECHANISM is not')
+      // An operator's Secret is not the chart's to read: the processes check it at start.
+      expect(() => render({ config: sasl, secret: { existingSecret: 'kafka-and-db' } })).not.toThrow()
+    })
+
+    test('is never accepted as a plain value, only under `secret`', () => {
+      expect(() => render({ config: { KAFKA_SASL_PASSWORD: 's3cret' } })).toThrow('/config must NOT have additional properties (KAFKA_SASL_PASSWORD)')
+      expect(() => render({ apiAdapter: { env: { KAFKA_SASL_PASSWORD: 's3cret' } } })).toThrow('/apiAdapter/env must NOT have additional properties (KAFKA_SASL_PASSWORD)')
+      expect(() => render({ handlers: { prepare: { env: { KAFKA_SASL_PASSWORD: 's3cret' } } } })).toThrow('/handlers/prepare/env must NOT have additional properties (KAFKA_SASL_PASSWORD)')
+      expect(SECRET_VALUES).toContain('KAFKA_SASL_PASSWORD')
+    })
+  })
+
+  describe('tlsFiles', () => {
+    /** @param {any[]} objects @returns {Record<string, { mounts: any[], volumes: any[] }>} the TLS files' mounts and volumes of every Deployment and Job */
+    const tlsMounts = (objects) => Object.fromEntries(objects.filter((o) => ['Deployment', 'Job'].includes(o.kind)).map((o) => {
+      const spec = o.spec.template.spec
+      return [o.metadata.name, {
+        mounts: spec.containers.flatMap((/** @type {any} */ c) => c.volumeMounts.filter((/** @type {any} */ m) => m.name !== 'tmp')),
+        volumes: spec.volumes.filter((/** @type {any} */ v) => v.name !== 'tmp')
+      }]
+    }))
+
+    test('secretName mounts that Secret read-only at mountPath in every Deployment and both hook jobs', () => {
+      for (const [overrides, mountPath, defaultMode] of [
+        [{ tlsFiles: { secretName: 'switchyard-tls' } }, '/etc/switchyard/tls', 0o444],
+        [{ tlsFiles: { secretName: 'switchyard-tls', mountPath: '/var/run/tls' } }, '/var/run/tls', 0o444],
+        // With an fsGroup the files get that group: readable without being world-readable.
+        [{ tlsFiles: { secretName: 'switchyard-tls' }, podSecurityContext: { fsGroup: 1000 } }, '/etc/switchyard/tls', 0o440]
+      ]) {
+        const mounts = tlsMounts(render(overrides).objects)
+        expect(Object.keys(mounts).sort()).toEqual(['api-adapter', ...names(), 'migrations', 'topics'].map((c) => `pay-switchyard-${c}`).sort())
+        for (const [workload, found] of Object.entries(mounts)) {
+          expect({ workload, ...found }).toEqual({
+            workload,
+            mounts: [{ name: 'tls-files', mountPath, readOnly: true }],
+            volumes: [{ name: 'tls-files', secret: { secretName: 'switchyard-tls', defaultMode } }]
+          })
+        }
+      }
+    })
+
+    test('without secretName nothing is mounted', () => {
+      const mounts = tlsMounts(render({ tlsFiles: { mountPath: '/var/run/tls' } }).objects)
+      expect(Object.keys(mounts).length).toBe(names().length + 3)
+      for (const [workload, found] of Object.entries(mounts)) expect({ workload, ...found }).toEqual({ workload, mounts: [], volumes: [] })
+    })
+
+    test('the schema wants an absolute mountPath and no other keys', () => {
+      expect(() => render({ tlsFiles: { secretName: 'switchyard-tls', mountPath: 'tls' } })).toThrow('/tlsFiles/mountPath must match pattern "^/"')
+      expect(() => render({ tlsFiles: { secret: 'switchyard-tls' } })).toThrow('/tlsFiles must NOT have additional properties (secret)')
+    })
+
+    test('values naming the mounted files with SASL_SSL and MySQL over TLS pass loadConfig in every process', () => {
+      const merged = mergeValues(copy(), {
+        config: { KAFKA_TLS: true, KAFKA_TLS_CA_FILE: '/etc/switchyard/tls/kafka-ca.crt', KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'switchyard', DB_TLS: true, DB_TLS_CA_FILE: '/etc/switchyard/tls/db-ca.pem' },
+        secret: { KAFKA_SASL_PASSWORD: 's3cret' },
+        tlsFiles: { secretName: 'switchyard-tls' }
+      })
+      expect(envProblems(merged)).toEqual([])
+      expect(createValuesValidator()(merged)).toBe(true)
+      // A mechanism without the password is refused at start, with the setting's name.
+      expect(envProblems(mergeValues(merged, { secret: { KAFKA_SASL_PASSWORD: '' } }))).toContainEqual(expect.stringContaining('KAFKA_SASL_PASSWORD is needed with KAFKA_SASL_MECHANISM=scram-sha-512'))
+    })
   })
 
   describe('metrics', () => {

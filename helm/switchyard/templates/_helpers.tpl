@@ -121,6 +121,16 @@ earlier, by values.schema.json.
 {{- fail (printf "handlers.%s.env.API_HOST is %s: the /health server listens on API_HOST, so it must be 0.0.0.0" $name $h.env.API_HOST) }}
 {{- end }}
 {{- end }}
+{{- /* The chart's own Secret: a SASL mechanism needs its password, and a password needs a mechanism (the processes refuse either at start). */}}
+{{- $mechanism := include "switchyard.setting" (dict "root" . "env" (dict) "name" "KAFKA_SASL_MECHANISM" "default" "none") }}
+{{- if not .Values.secret.existingSecret }}
+{{- if and (ne $mechanism "none") (not .Values.secret.KAFKA_SASL_PASSWORD) }}
+{{- fail (printf "config.KAFKA_SASL_MECHANISM is %s but secret.KAFKA_SASL_PASSWORD is empty: set it, or name a Secret that holds it in secret.existingSecret" $mechanism) }}
+{{- end }}
+{{- if and (eq $mechanism "none") .Values.secret.KAFKA_SASL_PASSWORD }}
+{{- fail "secret.KAFKA_SASL_PASSWORD is set but config.KAFKA_SASL_MECHANISM is not: the processes would refuse to start" }}
+{{- end }}
+{{- end }}
 {{- $auth := .Values.apiAdapter.adminAuth }}
 {{- if and .Values.apiAdapter.enabled (not $auth.enabled) (not $auth.allowUnauthenticatedNetworkAccess) }}
 {{- $adminHost := include "switchyard.setting" (dict "root" . "env" .Values.apiAdapter.env "name" "ADMIN_HOST" "default" "127.0.0.1") }}
@@ -142,13 +152,17 @@ STACK: "off"
 {{- end }}
 
 {{/*
-DB_PASSWORD from secretName and, for the api-adapter (adminToken true) while
-apiAdapter.adminAuth.enabled, ADMIN_TOKEN from the admin token Secret. The
-token is required: a missing Secret or key keeps the pod from starting rather
-than leaving the admin API open (and so does an empty one: the api-adapter
-refuses to serve the admin API on the pod network without a token unless
-ADMIN_ALLOW_UNAUTHENTICATED, which only allowUnauthenticatedNetworkAccess
-sets). Args: root, secretName, adminToken.
+DB_PASSWORD and KAFKA_SASL_PASSWORD from secretName and, for the api-adapter
+(adminToken true) while apiAdapter.adminAuth.enabled, ADMIN_TOKEN from the
+admin token Secret. The chart's own Secrets always hold both passwords (empty
+when not set). In secret.existingSecret, KAFKA_SASL_PASSWORD is optional, so
+that an installation without SASL need not add the key; with
+KAFKA_SASL_MECHANISM set and no password, the processes refuse to start and
+say so. The token is required: a missing Secret or key keeps the pod from
+starting rather than leaving the admin API open (and so does an empty one:
+the api-adapter refuses to serve the admin API on the pod network without a
+token unless ADMIN_ALLOW_UNAUTHENTICATED, which only
+allowUnauthenticatedNetworkAccess sets). Args: root, secretName, adminToken.
 */}}
 {{- define "switchyard.secretEnv" -}}
 {{- $auth := .root.Values.apiAdapter.adminAuth }}
@@ -157,6 +171,14 @@ sets). Args: root, secretName, adminToken.
     secretKeyRef:
       name: {{ .secretName }}
       key: DB_PASSWORD
+- name: KAFKA_SASL_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ .secretName }}
+      key: KAFKA_SASL_PASSWORD
+      {{- if .root.Values.secret.existingSecret }}
+      optional: true
+      {{- end }}
 {{- if and .adminToken $auth.enabled }}
 - name: ADMIN_TOKEN
   valueFrom:
@@ -167,6 +189,17 @@ sets). Args: root, secretName, adminToken.
 - name: ADMIN_ALLOW_UNAUTHENTICATED
   value: "true"
 {{- end }}
+{{- end }}
+
+{{/*
+The file mode of tlsFiles.secretName's files, in decimal (YAML 1.1 and 1.2
+read a leading 0 differently). A Secret volume's files belong to root: without
+podSecurityContext.fsGroup the process (uid 1000) reads them only if they are
+world-readable, 0444 (292); with an fsGroup the kubelet gives them that group,
+and 0440 (288) is enough.
+*/}}
+{{- define "switchyard.tlsFilesMode" -}}
+{{- if hasKey (.Values.podSecurityContext | default dict) "fsGroup" }}288{{ else }}292{{ end }}
 {{- end }}
 
 {{/*
@@ -298,9 +331,21 @@ spec:
           volumeMounts:
             - name: tmp
               mountPath: /tmp
+            {{- if $root.Values.tlsFiles.secretName }}
+            # PEM files for KAFKA_TLS_*_FILE and DB_TLS_*_FILE.
+            - name: tls-files
+              mountPath: {{ $root.Values.tlsFiles.mountPath | quote }}
+              readOnly: true
+            {{- end }}
       volumes:
         - name: tmp
           emptyDir: {}
+        {{- with $root.Values.tlsFiles.secretName }}
+        - name: tls-files
+          secret:
+            secretName: {{ . }}
+            defaultMode: {{ include "switchyard.tlsFilesMode" $root }}
+        {{- end }}
       {{- with ($v.nodeSelector | default $root.Values.nodeSelector) }}
       nodeSelector:
         {{- toYaml . | nindent 8 }}
@@ -395,9 +440,21 @@ spec:
           volumeMounts:
             - name: tmp
               mountPath: /tmp
+            {{- if $root.Values.tlsFiles.secretName }}
+            # PEM files for KAFKA_TLS_*_FILE and DB_TLS_*_FILE.
+            - name: tls-files
+              mountPath: {{ $root.Values.tlsFiles.mountPath | quote }}
+              readOnly: true
+            {{- end }}
       volumes:
         - name: tmp
           emptyDir: {}
+        {{- with $root.Values.tlsFiles.secretName }}
+        - name: tls-files
+          secret:
+            secretName: {{ . }}
+            defaultMode: {{ include "switchyard.tlsFilesMode" $root }}
+        {{- end }}
       {{- with $root.Values.nodeSelector }}
       nodeSelector:
         {{- toYaml . | nindent 8 }}

@@ -19,7 +19,7 @@ test('Kafka refusing the credentials names the SASL settings, never the password
 test('a broker certificate the client did not accept names the CA setting', () => {
   const refused = new KafkaJSConnectionError('Connection error: self-signed certificate in certificate chain', { broker: 'kafka-0:9093', code: 'SELF_SIGNED_CERT_IN_CHAIN' })
   expect(explain(afterRetries(refused), loadConfig({}))).toBe('the TLS certificate of the Kafka broker kafka-0:9093 was not accepted (SELF_SIGNED_CERT_IN_CHAIN): ' +
-    'KAFKA_TLS_CA_FILE must name the CA that signed it (empty: the system\'s CAs), and the certificate must name the host connected to')
+    'KAFKA_TLS_CA_FILE must name the CA that signed it (empty: the public CAs Node.js trusts), and the certificate must name the host connected to')
   const wrongHost = Object.assign(new Error('Hostname/IP does not match certificate\'s altnames'), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' })
   expect(explain(wrongHost, loadConfig({}))).toMatch(/^the TLS certificate of a server was not accepted \(ERR_TLS_CERT_ALTNAME_INVALID\): KAFKA_TLS_CA_FILE or DB_TLS_CA_FILE must name/)
 })
