@@ -276,4 +276,4 @@ async function status ({ paths, port }) {
   return { pid, answering, logFile: f.logFile }
 }
 
-module.exports = { up, down, status, newClusterId, log4j, mvnArgs, securedListeners }
+module.exports = { up, down, status, newClusterId, log4j, mvnArgs, securedListeners, serverProperties }
