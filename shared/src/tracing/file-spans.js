@@ -53,19 +53,33 @@ function toRecord (span) {
  * Makes a directory and its missing parents. Not fs.mkdirSync(dir,
  * { recursive: true }): for a path it cannot create under an existing parent
  * (anything under /proc) Node 20 retries for ever and the process never
- * starts; here that is an error, naming the directory.
+ * starts; here that is an error, naming the directory. Another process may
+ * make the same directories at the same time (the bench starts the API and
+ * the handlers together, on one TRACING_DIR): one that exists by the time
+ * this one tries is as good as made.
  * @param {string} dir an absolute path
  */
 function makeDir (dir) {
+  const made = tryMakeDir(dir)
+  if (made === true) return
+  const parent = path.dirname(dir)
+  if (made.code !== 'ENOENT' || parent === dir) throw made
+  makeDir(parent)
+  const again = tryMakeDir(dir)
+  if (again !== true) throw again
+}
+
+/**
+ * @param {string} dir
+ * @returns {true | NodeJS.ErrnoException} true once it exists as a directory (made here or not)
+ */
+function tryMakeDir (dir) {
   try {
     fs.mkdirSync(dir)
+    return true
   } catch (err) {
-    const code = /** @type {NodeJS.ErrnoException} */ (err).code
-    if (code === 'EEXIST' && fs.statSync(dir).isDirectory()) return
-    const parent = path.dirname(dir)
-    if (code !== 'ENOENT' || parent === dir) throw err
-    makeDir(parent)
-    fs.mkdirSync(dir)
+    const error = /** @type {NodeJS.ErrnoException} */ (err)
+    return error.code === 'EEXIST' && fs.statSync(dir).isDirectory() ? true : error
   }
 }
 

@@ -47,6 +47,25 @@ describe('file span processor', () => {
     expect(() => createFileSpanProcessor({ dir: path.join(file, 'x'), service: 'test' })).toThrow(/ENOTDIR/)
   })
 
+  test('another process making the same directories at the same time is no failure', async () => {
+    // The bench starts the API and the handlers at once on one TRACING_DIR:
+    // here the other process makes `traced` just after this one made its parent.
+    const parent = path.join(dir, 'traces')
+    const target = path.join(parent, 'traced')
+    const mkdirSync = fs.mkdirSync
+    const spy = jest.spyOn(fs, 'mkdirSync').mockImplementation((p, ...rest) => {
+      const made = mkdirSync(p, ...rest)
+      if (p === parent) mkdirSync(target)
+      return made
+    })
+    try {
+      await createFileSpanProcessor({ dir: target, service: 'test' }).shutdown()
+    } finally {
+      spy.mockRestore()
+    }
+    expect(fs.statSync(target).isDirectory()).toBe(true)
+  })
+
   test('writes one line per ended span, in order, in the gap report format', async () => {
     const processor = createFileSpanProcessor({ dir, service: 'svc' })
     for (let i = 0; i < 3; i++) processor.onEnd(span(i))
