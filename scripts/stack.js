@@ -3,6 +3,7 @@
 
 // npm run stack:up | stack:down | stack:status
 
+const path = require('node:path')
 const stack = require('./stack/index')
 const { loadConfig } = require('../shared/src/config')
 
@@ -21,6 +22,11 @@ async function main (command) {
     for (const [name, st] of /** @type {[string, any][]} */ (Object.entries(s))) {
       if (!st.local) say(`${name}: external (${st.brokers || st.host}), not managed here`)
       else say(`${name}: ${st.pid ? `running, pid ${st.pid}, ${st.answering ? 'answering' : 'NOT answering'}` : 'stopped'} — log ${st.logFile}`)
+      // The broker's secured listeners (README, "TLS and SASL, locally").
+      if (st.local && st.pid && st.secured) {
+        const relative = (/** @type {string} */ file) => path.relative(process.cwd(), file) || file
+        say(`kafka: also SASL_SSL on ${st.secured.saslSsl} (user ${st.secured.username}), mutual TLS on ${st.secured.mutualTls}; CA ${relative(st.secured.caFile)}`)
+      }
     }
   } else {
     throw new Error('usage: node scripts/stack.js up|down|status')

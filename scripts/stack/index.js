@@ -93,7 +93,7 @@ async function status (config) {
   const paths = stackPaths(config)
   const local = localServices(config)
   return {
-    kafka: local.kafka ? { local: true, ...await kafka.status({ paths, port: local.kafka.port }) } : { local: false, brokers: config.KAFKA_BROKERS },
+    kafka: local.kafka ? { local: true, ...await kafka.status({ paths, port: local.kafka.port }), secured: kafka.securedListeners(paths, local.kafka.port) } : { local: false, brokers: config.KAFKA_BROKERS },
     mariadb: local.mariadb ? { local: true, ...await mariadb.status({ paths, port: local.mariadb.port }) } : { local: false, host: `${config.DB_HOST}:${config.DB_PORT}` }
   }
 }
