@@ -130,12 +130,15 @@ async function up ({ paths, port, bufferPool, redoLog, user, password, databases
   const f = files(paths, port)
   const tls = ensureTls(paths, say)
   let pid = livePid(f.pidFile, ownServer(f))
-  // Started by an earlier version of this script, without TLS: the server it
-  // would start now.
-  if (pid && await answers(f, pid) && adminSql(f, 'SELECT @@have_ssl').trim() !== 'YES') {
-    say('restarting the local MariaDB: its settings have changed (TLS)')
-    await stopPid(pid, 60000)
-    pid = null
+  if (pid) {
+    await answers(f, pid)
+    // Started by an earlier version of this script, without TLS: not the
+    // server it would start now.
+    if (adminSql(f, 'SELECT @@have_ssl').trim() !== 'YES') {
+      say('restarting the local MariaDB: its settings have changed (TLS)')
+      await stopPid(pid, 60000)
+      pid = null
+    }
   }
   const started = !pid
   if (!pid) {
@@ -171,8 +174,8 @@ async function up ({ paths, port, bufferPool, redoLog, user, password, databases
       `--ssl-cert=${tls.serverCert}`,
       `--ssl-key=${tls.serverKey}`
     ], { pidFile: f.pidFile, logFile: path.join(f.dir, 'mariadb.out') })
+    await answers(f, pid)
   }
-  await answers(f, pid)
   // A running server started with a smaller buffer pool or redo log grows to
   // the one asked for (InnoDB resizes both online); neither shrinks under a
   // running workload.
@@ -205,7 +208,6 @@ async function up ({ paths, port, bufferPool, redoLog, user, password, databases
 /** Waits for the server to answer. @param {ReturnType<typeof files>} f @param {number} pid */
 async function answers (f, pid) {
   await waitFor(async () => { adminSql(f, 'SELECT 1'); return true }, { what: 'MariaDB', timeoutMs: 60000, pid, logFiles: [f.logFile] })
-  return true
 }
 
 /**

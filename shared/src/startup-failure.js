@@ -18,6 +18,9 @@ const CERTIFICATE_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_UNTRUSTED', 'CERT_SIGNATURE_FAILURE'
 ])
 
+// OpenSSL's codes for the server's alert that it did not accept this client's certificate.
+const CLIENT_CERTIFICATE_ALERT = /^ERR_SSL_.*ALERT_(BAD_CERTIFICATE|CERTIFICATE_REQUIRED|CERTIFICATE_UNKNOWN|UNKNOWN_CA|CERTIFICATE_EXPIRED|CERTIFICATE_REVOKED|UNSUPPORTED_CERTIFICATE)$/
+
 /** The error and its causes, outermost first. @param {any} err */
 function * causes (err) {
   for (let e = err, depth = 0; e && depth < 10; e = e.cause, depth++) yield e
@@ -30,21 +33,23 @@ function * causes (err) {
  * @returns {string | undefined}
  */
 function explain (err, config) {
-  for (const e of causes(err)) {
+  const chain = [...causes(err)]
+  // kafkajs wraps every error of its connections: one in the chain says the broker was the server.
+  const kafka = chain.some((c) => String(c.name).startsWith('KafkaJS'))
+  for (const e of chain) {
     if (e.name === 'KafkaJSSASLAuthenticationError') {
       return `Kafka refused the SASL credentials (KAFKA_SASL_MECHANISM=${config.KAFKA_SASL_MECHANISM}, ` +
         `KAFKA_SASL_USERNAME=${config.KAFKA_SASL_USERNAME}, KAFKA_SASL_PASSWORD): ${e.message}`
     }
-    const kafka = () => [...causes(err)].some((c) => String(c.name).startsWith('KafkaJS'))
-    const server = () => (kafka() ? `the Kafka broker${e.broker ? ` ${e.broker}` : ''}` : 'a server')
+    const server = kafka ? `the Kafka broker${e.broker ? ` ${e.broker}` : ''}` : 'a server'
     if (CERTIFICATE_CODES.has(e.code)) {
-      return `the TLS certificate of ${server()} was not accepted (${e.code}): ` +
-        `${kafka() ? 'KAFKA_TLS_CA_FILE' : 'KAFKA_TLS_CA_FILE or DB_TLS_CA_FILE'} must name the CA that signed it (empty: the public CAs Node.js trusts), and the certificate must name the host connected to`
+      return `the TLS certificate of ${server} was not accepted (${e.code}): ` +
+        `${kafka ? 'KAFKA_TLS_CA_FILE' : 'KAFKA_TLS_CA_FILE or DB_TLS_CA_FILE'} must name the CA that signed it (empty: the public CAs Node.js trusts), and the certificate must name the host connected to`
     }
     // The server's alert: it did not accept this client's certificate, or its absence.
-    if (typeof e.code === 'string' && /^ERR_SSL_.*ALERT_(BAD_CERTIFICATE|CERTIFICATE_REQUIRED|CERTIFICATE_UNKNOWN|UNKNOWN_CA|CERTIFICATE_EXPIRED|CERTIFICATE_REVOKED|UNSUPPORTED_CERTIFICATE)$/.test(e.code)) {
-      return `${server()} did not accept this client's TLS certificate (${e.code}): ` +
-        `${kafka() ? 'KAFKA_TLS_CERT_FILE and KAFKA_TLS_KEY_FILE' : 'the *_TLS_CERT_FILE and *_TLS_KEY_FILE settings'} must name a certificate it trusts, and its key`
+    if (typeof e.code === 'string' && CLIENT_CERTIFICATE_ALERT.test(e.code)) {
+      return `${server} did not accept this client's TLS certificate (${e.code}): ` +
+        `${kafka ? 'KAFKA_TLS_CERT_FILE and KAFKA_TLS_KEY_FILE' : 'the *_TLS_CERT_FILE and *_TLS_KEY_FILE settings'} must name a certificate it trusts, and its key`
     }
   }
   return undefined

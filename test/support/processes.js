@@ -64,4 +64,35 @@ async function startApart (env, closers) {
   return { apiUrl, adminUrl, stop: async () => [await api.stop(), await handlers.stop()] }
 }
 
-module.exports = { startProcess, startApart }
+/**
+ * A payer and a payee (simulated participants) provisioned on a switch
+ * reached at these URLs, and how to send one transfer between them: the payee
+ * fulfils it, and it resolves with the transfer id once both have been told
+ * COMMITTED.
+ * @param {{ apiUrl: string, adminUrl: string }} urls
+ * @param {Array<() => Promise<unknown>>} closers where the participants' stops go
+ * @param {string} prefix of the participants' names
+ */
+async function startPair ({ apiUrl, adminUrl }, closers, prefix) {
+  const { createClient, prepareBody } = require('../../perf/src/load/client')
+  const { startParticipant, newCondition } = require('../../perf/src/load/participant')
+  const client = createClient({ apiUrl, adminUrl, hubName: 'Hub' })
+  const payer = await startParticipant(unique(`${prefix}payer`), { api: () => apiUrl })
+  const payee = await startParticipant(unique(`${prefix}payee`), { api: () => apiUrl })
+  closers.push(() => payer.close(), () => payee.close())
+  await client.provision(payer)
+  await client.provision(payee)
+  /** @param {string} amount @returns {Promise<string>} */
+  async function commitTransfer (amount) {
+    const { fulfilment, condition } = newCondition()
+    const body = prepareBody({ payer: payer.name, payee: payee.name, condition, amount })
+    payee.plan(body.transferId, { action: 'fulfil', fulfilment })
+    expect((await client.fspiop('POST', '/transfers', { source: payer.name, body })).status).toBe(202)
+    await payer.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${body.transferId}`, 'COMMITTED')
+    await payee.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${body.transferId}`, 'COMMITTED')
+    return body.transferId
+  }
+  return { payer, payee, commitTransfer }
+}
+
+module.exports = { startProcess, startApart, startPair }

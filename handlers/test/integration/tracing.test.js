@@ -9,10 +9,8 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { startProcess, startApart } = require('../../../test/support/processes')
+const { startProcess, startApart, startPair } = require('../../../test/support/processes')
 const { unique } = require('../../../test/support/config')
-const { createClient, prepareBody } = require('../../../perf/src/load/client')
-const { startParticipant, newCondition } = require('../../../perf/src/load/participant')
 const { loadSpans } = require('../../../perf/src/analyze/load')
 const { buildReport } = require('../../../perf/src/analyze/report')
 
@@ -45,23 +43,11 @@ test.each([['one process', oneProcess], ['the API and the handlers apart', apart
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-traces-'))
   const id = unique('tr')
   const { apiUrl, adminUrl, stop } = await start({ KAFKA_TOPIC_PREFIX: `${id}.`, KAFKA_CLIENT_ID: id, TRACING_EXPORTERS: 'file', TRACING_DIR: dir })
-  const client = createClient({ apiUrl, adminUrl, hubName: 'Hub' })
-  const payer = await startParticipant(unique('tpayer'), { api: () => apiUrl })
-  const payee = await startParticipant(unique('tpayee'), { api: () => apiUrl })
-  closers.push(() => payer.close(), () => payee.close())
-  await client.provision(payer)
-  await client.provision(payee)
+  const { payer, payee, commitTransfer } = await startPair({ apiUrl, adminUrl }, closers, 't')
 
   const ids = []
-  for (let i = 0; i < TRANSFERS; i++) {
-    const { fulfilment, condition } = newCondition()
-    const body = prepareBody({ payer: payer.name, payee: payee.name, condition, amount: '5' })
-    payee.plan(body.transferId, { action: 'fulfil', fulfilment })
-    expect((await client.fspiop('POST', '/transfers', { source: payer.name, body })).status).toBe(202)
-    await payer.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${body.transferId}`, 'COMMITTED')
-    await payee.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${body.transferId}`, 'COMMITTED')
-    ids.push(body.transferId)
-  }
+  // Each sent, fulfilled and COMMITTED at both participants (startPair asserts each).
+  for (let i = 0; i < TRANSFERS; i++) ids.push(await commitTransfer('5'))
   // SIGTERM: a process flushes its spans as the last step of shutdown.
   for (const exit of await stop()) expect(exit).toEqual({ code: 0, signal: null })
 

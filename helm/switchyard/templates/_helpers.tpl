@@ -203,6 +203,33 @@ and 0440 (288) is enough.
 {{- end }}
 
 {{/*
+The volumes of every pod, Deployment or hook job, and their mounts in its one
+container: /tmp (the root filesystem is read-only) and, with
+tlsFiles.secretName, that Secret's PEM files for KAFKA_TLS_*_FILE and
+DB_TLS_*_FILE at tlsFiles.mountPath.
+*/}}
+{{- define "switchyard.volumeMounts" -}}
+- name: tmp
+  mountPath: /tmp
+{{- if .Values.tlsFiles.secretName }}
+- name: tls-files
+  mountPath: {{ .Values.tlsFiles.mountPath | quote }}
+  readOnly: true
+{{- end }}
+{{- end }}
+
+{{- define "switchyard.volumes" -}}
+- name: tmp
+  emptyDir: {}
+{{- with .Values.tlsFiles.secretName }}
+- name: tls-files
+  secret:
+    secretName: {{ . }}
+    defaultMode: {{ include "switchyard.tlsFilesMode" $ }}
+{{- end }}
+{{- end }}
+
+{{/*
 Seconds the kubelet waits between starting preStop and SIGKILL: the preStop
 sleep, then the process's own shutdown budget (SHUTDOWN_TIMEOUT_MS, rounded
 up), then a margin. Args: root, env.
@@ -329,23 +356,9 @@ spec:
             {{- toYaml . | nindent 12 }}
           {{- end }}
           volumeMounts:
-            - name: tmp
-              mountPath: /tmp
-            {{- if $root.Values.tlsFiles.secretName }}
-            # PEM files for KAFKA_TLS_*_FILE and DB_TLS_*_FILE.
-            - name: tls-files
-              mountPath: {{ $root.Values.tlsFiles.mountPath | quote }}
-              readOnly: true
-            {{- end }}
+            {{- include "switchyard.volumeMounts" $root | nindent 12 }}
       volumes:
-        - name: tmp
-          emptyDir: {}
-        {{- with $root.Values.tlsFiles.secretName }}
-        - name: tls-files
-          secret:
-            secretName: {{ . }}
-            defaultMode: {{ include "switchyard.tlsFilesMode" $root }}
-        {{- end }}
+        {{- include "switchyard.volumes" $root | nindent 8 }}
       {{- with ($v.nodeSelector | default $root.Values.nodeSelector) }}
       nodeSelector:
         {{- toYaml . | nindent 8 }}
@@ -438,23 +451,9 @@ spec:
             {{- toYaml . | nindent 12 }}
           {{- end }}
           volumeMounts:
-            - name: tmp
-              mountPath: /tmp
-            {{- if $root.Values.tlsFiles.secretName }}
-            # PEM files for KAFKA_TLS_*_FILE and DB_TLS_*_FILE.
-            - name: tls-files
-              mountPath: {{ $root.Values.tlsFiles.mountPath | quote }}
-              readOnly: true
-            {{- end }}
+            {{- include "switchyard.volumeMounts" $root | nindent 12 }}
       volumes:
-        - name: tmp
-          emptyDir: {}
-        {{- with $root.Values.tlsFiles.secretName }}
-        - name: tls-files
-          secret:
-            secretName: {{ . }}
-            defaultMode: {{ include "switchyard.tlsFilesMode" $root }}
-        {{- end }}
+        {{- include "switchyard.volumes" $root | nindent 8 }}
       {{- with $root.Values.nodeSelector }}
       nodeSelector:
         {{- toYaml . | nindent 8 }}

@@ -8,13 +8,11 @@
 // fatal line and exits 1. The servers are the local stack's own; its private
 // CA signed their certificates (scripts/stack/tls.js).
 
-const { startProcess, startApart } = require('../../../test/support/processes')
+const { startProcess, startApart, startPair } = require('../../../test/support/processes')
 const { testConfig, unique } = require('../../../test/support/config')
 const { stackPaths, localServices } = require('../../../scripts/stack/paths')
 const { securedListeners } = require('../../../scripts/stack/kafka')
 const mariadb = require('../../../scripts/stack/mariadb')
-const { createClient, prepareBody } = require('../../../perf/src/load/client')
-const { startParticipant, newCondition } = require('../../../perf/src/load/participant')
 const { createDb } = require('../../src/db')
 const { createLogger } = require('../../src/logger')
 
@@ -78,21 +76,11 @@ test.each([
   ['mutual TLS, and a database user that must present a client certificate', { ...MUTUAL_TLS, ...DB_BY_CERTIFICATE }]
 ])('Kafka over %s: a transfer completes', async (_name, secure) => {
   const env = envFor(secure)
-  const { apiUrl, adminUrl, stop } = await startApart(env, closers)
-  const client = createClient({ apiUrl, adminUrl, hubName: 'Hub' })
-  const payer = await startParticipant(unique('spayer'), { api: () => apiUrl })
-  const payee = await startParticipant(unique('spayee'), { api: () => apiUrl })
-  closers.push(() => payer.close(), () => payee.close())
-  await client.provision(payer)
-  await client.provision(payee)
-
-  const { fulfilment, condition } = newCondition()
-  const body = prepareBody({ payer: payer.name, payee: payee.name, condition, amount: '7' })
-  payee.plan(body.transferId, { action: 'fulfil', fulfilment })
-  expect((await client.fspiop('POST', '/transfers', { source: payer.name, body })).status).toBe(202)
-  await payer.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${body.transferId}`, 'COMMITTED')
-  await payee.waitFor((r) => r.method === 'PUT' && r.path === `/transfers/${body.transferId}`, 'COMMITTED')
-  for (const exit of await stop()) expect(exit).toEqual({ code: 0, signal: null })
+  const sy = await startApart(env, closers)
+  const { commitTransfer } = await startPair(sy, closers, 's')
+  // Sent, fulfilled and COMMITTED at both participants (startPair asserts each).
+  await commitTransfer('7')
+  for (const exit of await sy.stop()) expect(exit).toEqual({ code: 0, signal: null })
 }, 180000)
 
 test('the database refuses each user without TLS, or without its certificate; over TLS the session is encrypted', async () => {
