@@ -170,7 +170,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
         const probe = await probeMachine()
         const config = configsOf(profile)[label]
         say(`run ${rep}/${profile.reps}: ${label} — ${config.description} (speed probe ${probe.speedMs} ms, all cores ${probe.parallelMs} ms, fsync p50 ${probe.fsyncMs.p50} ms)`)
-        const run = await benchRun({ label, env: { ...socketEnv, ...config.env, ...(profile.env || {}), DB_NAME: dbName }, profile, db, stackPids, dbName, codeDir: snapshot.dir, say })
+        const run = await benchRun({ label, env: { ...socketEnv, ...config.env, ...(profile.env || {}), DB_NAME: dbName }, handlerProcesses: config.handlerProcesses, profile, db, stackPids, dbName, codeDir: snapshot.dir, say })
         result.runs.push({ rep, machineProbe: probe, ...run })
         if (run.errors.length) result.problems.push(`${label} run ${rep}: ${run.errors[0].split('\n')[0]}`)
       }

@@ -132,8 +132,12 @@ function parseEnv (s, flag = '--env') {
  * A variant (`--variant NAME=BASE:K=V,K=V`): one of the configurations above
  * with some settings changed, run interleaved with it in the same campaign and
  * compared with it in the summary (PERF.md: compare in one run, A B A B).
+ * Besides configuration names, `processes=a+b|c` runs the handlers split
+ * over processes as `--handler-processes a,b|c` would (`+` joins handlers in
+ * one process, since commas separate the settings), so a split, too, is
+ * measured beside its base instead of in a campaign of its own.
  * @param {string} spec
- * @returns {{ name: string, config: { description: string, base: string, env: Record<string, string>, changes: Record<string, string> } }}
+ * @returns {{ name: string, config: { description: string, base: string, env: Record<string, string>, changes: Record<string, string>, handlerProcesses?: string[] } }}
  */
 function parseVariant (spec) {
   const m = /^([a-z][a-z0-9-]*)=([a-z]+):(.+)$/.exec(spec.trim())
@@ -141,15 +145,24 @@ function parseVariant (spec) {
   const [, name, base, settings] = m
   if (CONFIGS[name]) throw new Error(`--variant: ${name} is already a configuration; give the variant a name of its own`)
   if (!CONFIGS[base]) throw new Error(`--variant ${name}: unknown configuration ${base}; known: ${Object.keys(CONFIGS).join(', ')}`)
-  const changes = parseEnv(settings, `--variant ${name}`)
-  if (!Object.keys(changes).length) throw new Error(`--variant ${name}: no setting changed`)
+  const pairs = settings.split(',').map((p) => p.trim())
+  const split = pairs.filter((p) => p.startsWith('processes='))
+  if (split.length > 1) throw new Error(`--variant ${name}: processes= given twice`)
+  const handlerProcesses = split.length ? parseHandlerProcesses(split[0].slice('processes='.length).replace(/\+/g, ',')) : undefined
+  const changes = parseEnv(pairs.filter((p) => !p.startsWith('processes=')).join(','), `--variant ${name}`)
+  if (!Object.keys(changes).length && !handlerProcesses) throw new Error(`--variant ${name}: no setting changed`)
+  const described = [
+    ...Object.entries(changes).map(([k, v]) => `${k}=${v}`),
+    ...(handlerProcesses ? [`the handlers in ${handlerProcesses.length} processes (${handlerProcesses.map((g) => g.split(',').join(' + ')).join(' | ')})`] : [])
+  ]
   return {
     name,
     config: {
-      description: `${base} with ${Object.entries(changes).map(([k, v]) => `${k}=${v}`).join(', ')}`,
+      description: `${base} with ${described.join(', ')}`,
       base,
       env: { ...CONFIGS[base].env, ...changes },
-      changes
+      changes,
+      ...(handlerProcesses ? { handlerProcesses } : {})
     }
   }
 }

@@ -57,6 +57,8 @@ function renderMarkdown (result, svgFiles) {
     L.push(`Processes of the switch: api-adapter | ${s.handlerProcesses.map((/** @type {string} */ g) => g.split(',').join(' + ')).join(' | ')} ` +
       `(${s.handlerProcesses.length > 1 ? 'the handler processes are counted together as "handlers" below; ' : ''}\`--handler-processes\`, docs/benchmarks.md).`, '')
   }
+  const split = Object.entries(s.configs || {}).filter(([, c]) => c.handlerProcesses).map(([name]) => name)
+  if (split.length) L.push(`${split.join(', ')} ${split.length > 1 ? 'run' : 'runs'} the handlers in processes of ${split.length > 1 ? 'their' : 'its'} own (\`--variant … processes=\`), counted together as "handlers" below.`, '')
   if (s.nodeFlags) L.push(`The switch's Node flags (\`--node-flags\`): ${s.nodeFlags.length ? s.nodeFlags.map((f) => `\`${f}\``).join(' ') : 'none'} — an experiment; the switch is deployed with others (docs/benchmarks.md).`, '')
   if (s.env && Object.keys(s.env).length) L.push(`Extra configuration for every run (\`--env\`): ${Object.entries(s.env).map(([k, v]) => `\`${k}=${v}\``).join(', ')}.`, '')
   L.push(`Target: p99 ≤ ${s.targets.p99TargetMs} ms, success ≥ ${s.targets.minSuccess * 100}%, no backlog growth. Steps of ${s.stepMs / 1000} s, steady-state window without the first max(1 s, 20%) and the last 10%; ` +

@@ -103,10 +103,11 @@ async function measureStep (ctx, rate, profile) {
 }
 
 /**
- * @param {{ label: string, env: Record<string, string>, profile: any, db: import('knex').Knex,
+ * @param {{ label: string, env: Record<string, string>, handlerProcesses?: string[], profile: any, db: import('knex').Knex,
  *   stackPids: Record<string, number | null>, dbName: string, codeDir: string, say: (m: string) => void }} opts
+ *   handlerProcesses: a variant's own split of the handlers (profiles.js), else the campaign's
  */
-async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, say }) {
+async function benchRun ({ label, env, handlerProcesses, profile, db, stackPids, dbName, codeDir, say }) {
   // Trace files of this run only: their size is part of tracing's cost; removed afterwards
   // unless the campaign keeps them (--keep-traces) for the gap report.
   const traceRoot = env.TRACING_DIR ? profile.keepTracesDir || env.TRACING_DIR : null
@@ -114,7 +115,7 @@ async function benchRun ({ label, env, profile, db, stackPids, dbName, codeDir, 
   if (traceDir) env = { ...env, TRACING_DIR: traceDir }
   let sut
   try {
-    sut = await startSwitch({ label, env, codeDir, say, cpuProfDir: profile.cpuProfDir, nodeFlags: profile.nodeFlags, handlerProcesses: profile.handlerProcesses })
+    sut = await startSwitch({ label, env, codeDir, say, cpuProfDir: profile.cpuProfDir, nodeFlags: profile.nodeFlags, handlerProcesses: handlerProcesses || profile.handlerProcesses })
   } catch (err) {
     say(`${label}: switch did not start: ${err && err.message}`)
     return { label, env, runId: null, startMs: null, single: null, idle: null, steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, errors: [String(err && err.stack ? err.stack : err)] }

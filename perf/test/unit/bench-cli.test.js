@@ -41,6 +41,30 @@ test('--variant runs a configuration with changed settings right after it, in ev
   expect(PROFILES.quick.configs).toEqual(['batched', 'naive', 'traced'])
 })
 
+test('a --variant may split the handlers over processes, alone or with settings', () => {
+  const { profile } = options(['--quick', '--configs', 'batched,traced',
+    '--variant', 'split=batched:processes=prepare+position+fulfil+timeout|notification',
+    '--variant', 'split-traced=traced:DB_SHARED_LINGER_MS=30,processes=prepare+position+fulfil+timeout|notification'])
+  expect(profile.configs).toEqual(['batched', 'split', 'traced', 'split-traced'])
+  expect(profile.variants.split).toEqual({
+    description: 'batched with the handlers in 2 processes (prepare + position + fulfil + timeout | notification)',
+    base: 'batched',
+    env: {},
+    changes: {},
+    handlerProcesses: ['prepare,position,fulfil,timeout', 'notification']
+  })
+  expect(profile.variants['split-traced'].env).toMatchObject({ TRACING_SAMPLE_RATIO: '1', DB_SHARED_LINGER_MS: '30' })
+  expect(profile.variants['split-traced'].handlerProcesses).toEqual(['prepare,position,fulfil,timeout', 'notification'])
+  // The base keeps the campaign's one handler process.
+  expect(profile.handlerProcesses).toBeUndefined()
+})
+
+test('a --variant split leaves out no handler and names none twice', () => {
+  expect(() => options(['--quick', '--variant', 'x=batched:processes=prepare+position+fulfil|notification'])).toThrow('missing: timeout')
+  expect(() => options(['--quick', '--variant', 'x=batched:processes=prepare|prepare+position+fulfil+timeout+notification'])).toThrow('twice: prepare')
+  expect(() => options(['--quick', '--variant', 'x=batched:processes=prepare+position+fulfil+timeout+notification,processes=notification|prepare+position+fulfil+timeout'])).toThrow('processes= given twice')
+})
+
 test('a --variant that cannot be compared or names an unknown setting is refused', () => {
   expect(() => options(['--quick', '--variant', 'x=batched'])).toThrow('is not NAME=BASE:K=V,K=V')
   expect(() => options(['--quick', '--variant', 'x=fast:DB_SHARED_LINGER_MS=30'])).toThrow('unknown configuration fast')
