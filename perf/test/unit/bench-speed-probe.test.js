@@ -4,6 +4,12 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { parallelProbe, fsyncProbe, againstReference, REFERENCE_SPEED_MS } = require('../../src/bench/speed-probe')
+const { wakeProbe } = require('../../src/bench/wake-probe')
+
+/** Processes now running the wake probe's echo child. */
+const echoChildren = () => fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((pid) => {
+  try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('wake-probe.js\0--echo') } catch { return false }
+})
 
 describe('machine probes', () => {
   // speedProbe itself is left to the bench: inside jest's module sandbox its
@@ -27,6 +33,16 @@ describe('machine probes', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  test('the wake probe times round trips to another process, and stops that process', async () => {
+    const us = await wakeProbe({ count: 200, warmup: 20 })
+    expect(us.p50).toBeGreaterThan(0)
+    expect(us.p99).toBeGreaterThanOrEqual(us.p50)
+    expect(us.p50).toBeLessThan(1e6)
+    const deadline = Date.now() + 5000
+    while (echoChildren().length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(echoChildren()).toEqual([])
   })
 
   test('a probe far from the README\'s machine says how far, and that the figures compare only at the same speed', () => {

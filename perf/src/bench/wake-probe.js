@@ -1,0 +1,69 @@
+'use strict'
+
+// What it costs to wake another process: a one-byte round trip over loopback
+// TCP to a child process that echoes it, the shape of every hop a transfer
+// makes (HTTP, Kafka, the database). The speed probe times one thread's own
+// work, and misses this: on one 2-core Firecracker VM whose speed probe was
+// 1.5× the reference machine's, the switch needed about 3× the CPU per
+// transfer, and a round trip between two processes took 100 µs where one
+// between two sockets of the same process took 21 µs (docs/performance.md,
+// twenty-second round). A transfer makes dozens of such hops, so on a machine
+// where waking a process is dear, the switch is slower than its speed probe
+// says.
+
+const { fork } = require('node:child_process')
+const net = require('node:net')
+const { performance } = require('node:perf_hooks')
+const { round } = require('./schedule')
+const { exactPercentile } = require('./histogram')
+
+/** The child: echo every byte back at once. */
+function serveEcho () {
+  const server = net.createServer((socket) => {
+    socket.setNoDelay(true)
+    socket.on('data', (d) => socket.write(d))
+  })
+  server.listen(0, '127.0.0.1', () => process.send && process.send(/** @type {net.AddressInfo} */ (server.address()).port))
+  process.on('disconnect', () => process.exit(0))
+}
+
+/**
+ * `count` round trips (after `warmup` unmeasured ones), one at a time.
+ * @param {{ count?: number, warmup?: number }} [opts]
+ * @returns {Promise<{ p50: number, p99: number }>} microseconds
+ */
+async function wakeProbe ({ count = 2000, warmup = 200 } = {}) {
+  const child = fork(__filename, ['--echo'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+  try {
+    const port = await new Promise((resolve, reject) => {
+      child.once('message', resolve)
+      child.once('error', reject)
+      child.once('exit', (code) => reject(new Error(`wake probe: the echo process exited (${code})`)))
+    })
+    const socket = net.connect(/** @type {number} */ (port), '127.0.0.1')
+    socket.setNoDelay(true)
+    await new Promise((resolve, reject) => { socket.once('connect', resolve); socket.once('error', reject) })
+    /** @type {number[]} */
+    const times = []
+    await new Promise((resolve, reject) => {
+      let n = 0
+      let t0 = 0
+      const send = () => { t0 = performance.now(); socket.write('x') }
+      socket.on('error', reject)
+      socket.on('data', () => {
+        if (n++ >= warmup) times.push((performance.now() - t0) * 1000)
+        if (times.length < count) send()
+        else resolve(undefined)
+      })
+      send()
+    })
+    socket.destroy()
+    return { p50: round(/** @type {number} */ (exactPercentile(times, 50)), 1), p99: round(/** @type {number} */ (exactPercentile(times, 99)), 1) }
+  } finally {
+    child.kill()
+  }
+}
+
+if (require.main === module && process.argv[2] === '--echo') serveEcho()
+
+module.exports = { wakeProbe }
