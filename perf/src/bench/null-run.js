@@ -50,7 +50,7 @@ async function nullRun ({ profile, say }) {
       steps.push(step)
       say(`null switch: ${rate}/s → ${step.achievedRate}/s, p50 ${step.latency.p50} p99 ${step.latency.p99} ms, send lag p99 ${r.sendLag.p99} ms, ` +
         `generator ${cpu.processes.generator && cpu.processes.generator.pctCore}% of a core${step.meetsTarget ? '' : ` — ${step.reasons.join('; ')}`}`)
-      if (ladderDone(steps, profile.stopAfterFailures)) break
+      if (ladderDone(steps, profile.stopAfterFailures, targets.minSuccess)) break
     }
   } finally {
     await ns.stop()

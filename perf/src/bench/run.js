@@ -172,7 +172,7 @@ async function benchRun ({ label, env, handlerProcesses, profile, db, stackPids,
         `${step.contended ? ` [other processes used ${step.cpu.otherProcessesPctCore}% of a core]` : ''}${step.meetsTarget ? '' : ` — misses target: ${step.reasons.join('; ')}`}${step.valid ? '' : ' — INVALID (gates)'}`)
       if (step.stages) say(`${label}: ${rate}/s per stage (records/transaction, mean ms): ${stagesLine(step.stages)}`)
       if (step.kafka.requests) say(`${label}: ${rate}/s Kafka requests per transfer: ${requestsLine(step.kafka.requests)}; messages ${step.kafka.perTransfer}`)
-      if (ladderDone(out.steps, profile.stopAfterFailures)) break
+      if (ladderDone(out.steps, profile.stopAfterFailures, profile.targets.minSuccess)) break
     }
     // Leave nothing in flight for the next run: wait for the last step's stragglers to finish or expire.
     const left = await settle(db, profile.stepMs + 45000)

@@ -170,22 +170,41 @@ function maxSustainable (steps) {
 }
 
 /**
- * The highest offered rate the system kept up with — success and no backlog
- * growth, whatever the latency. A lower bound when the ladder stopped first.
- * @param {{ offeredRate: number, success: number, backlog: { growing: boolean }, sent: number, scheduled: number, valid?: boolean }[]} steps
+ * @typedef {{ offeredRate: number, success: number, backlog: { growing: boolean }, sent: number, scheduled: number, valid?: boolean }} LoadStep
+ */
+
+/**
+ * Whether the system kept up with a step's load — success, no backlog growth,
+ * everything sent, gates passed — whatever the latency.
+ * @param {LoadStep} s @param {number} [minSuccess]
+ */
+const keptUp = (s, minSuccess = 0.9999) => s.success >= minSuccess && !s.backlog.growing && s.sent === s.scheduled && s.valid !== false
+
+/**
+ * The highest offered rate the system kept up with. A lower bound when the ladder stopped first.
+ * @param {LoadStep[]} steps
  * @param {number} [minSuccess]
  */
 function maxKeptUp (steps, minSuccess = 0.9999) {
-  const ok = steps.filter((s) => s.success >= minSuccess && !s.backlog.growing && s.sent === s.scheduled && s.valid !== false)
+  const ok = steps.filter((s) => keptUp(s, minSuccess))
   return ok.length ? Math.max(...ok.map((s) => s.offeredRate)) : 0
 }
 
 /**
- * Whether a ladder stops: after `failures` failing steps (not necessarily consecutive).
- * @param {{ meetsTarget: boolean, valid?: boolean }[]} steps @param {number} [failures]
+ * Whether a ladder stops: after `failures` steps the system did not keep up
+ * with (not necessarily consecutive), or twice as many that missed the
+ * target in any way. A step past capacity says the next one will be too; a
+ * step that kept up but missed only the latency target says less, and on a
+ * machine slower than the README's every step may miss it while the curve
+ * up to the knee is still worth drawing (the latency and achieved-rate
+ * charts, "kept up with"). The maximum sustainable rate is the same either
+ * way: it ends at the first failing step.
+ * @param {(LoadStep & { meetsTarget: boolean })[]} steps @param {number} [failures] @param {number} [minSuccess]
  */
-function ladderDone (steps, failures = 2) {
-  return steps.filter((s) => !s.meetsTarget || s.valid === false).length >= failures
+function ladderDone (steps, failures = 2, minSuccess = 0.9999) {
+  const overrun = steps.filter((s) => !keptUp(s, minSuccess)).length
+  const missed = steps.filter((s) => !s.meetsTarget || s.valid === false).length
+  return overrun >= failures || missed >= 2 * failures
 }
 
 /** @param {number} v @param {number} [digits] */

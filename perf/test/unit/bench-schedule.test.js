@@ -64,12 +64,13 @@ describe('targets and backlog', () => {
     expect(s.meetsTarget).toBe(false)
   })
 
-  it('takes the highest step below the first failing or invalid one as the maximum sustainable rate, and stops after two failures', () => {
+  it('takes the highest step below the first failing or invalid one as the maximum sustainable rate, and stops after two steps past capacity', () => {
+    const load = { success: 1, backlog: { growing: false }, sent: 10, scheduled: 10 }
     const steps = [
-      { offeredRate: 100, meetsTarget: true, valid: true },
-      { offeredRate: 200, meetsTarget: false, valid: true },
-      { offeredRate: 400, meetsTarget: true, valid: false },
-      { offeredRate: 600, meetsTarget: true, valid: true }
+      { offeredRate: 100, meetsTarget: true, valid: true, ...load },
+      { offeredRate: 200, meetsTarget: false, valid: true, ...load, backlog: { growing: true } },
+      { offeredRate: 400, meetsTarget: true, valid: false, ...load },
+      { offeredRate: 600, meetsTarget: true, valid: true, ...load }
     ]
     // 600/s passed, but 200/s did not: the rate was not kept on the way up.
     expect(maxSustainable(steps)).toBe(100)
@@ -78,6 +79,20 @@ describe('targets and backlog', () => {
     expect(ladderDone(steps.slice(0, 2))).toBe(false)
     expect(ladderDone(steps.slice(0, 3))).toBe(true)
     expect(maxSustainable([{ offeredRate: 100, meetsTarget: false }])).toBe(0)
+  })
+
+  it('climbs on past steps that kept up but missed the latency target, up to twice as many as past capacity', () => {
+    const step = (offeredRate, { p99Ok = false, growing = false, success = 1 } = {}) =>
+      ({ offeredRate, meetsTarget: p99Ok && !growing && success === 1, valid: true, success, backlog: { growing }, sent: 10, scheduled: 10 })
+    // A slower machine: every step over the p99 target, all kept up with.
+    const slow = [step(100), step(200), step(400)]
+    expect(ladderDone(slow)).toBe(false)
+    expect(ladderDone([...slow, step(600)])).toBe(true)
+    // Past capacity twice: done, however few steps missed only the latency.
+    expect(ladderDone([step(100, { p99Ok: true }), step(200, { growing: true }), step(400, { success: 0.9 })])).toBe(true)
+    expect(ladderDone([step(100, { p99Ok: true }), step(200, { growing: true }), step(400)])).toBe(false)
+    expect(maxSustainable(slow)).toBe(0)
+    expect(maxKeptUp(slow)).toBe(400)
   })
 
   it('reports the highest rate kept up with, whatever the latency', () => {
