@@ -153,7 +153,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
   try {
     if (profile.nullRates.length) {
       result.nullSwitch = await nullRun({ profile, say })
-      say(`null switch: generator ceiling ${result.nullSwitch.ceilingRate}/s (p99 ≤ ${profile.nullP99TargetMs} ms)`)
+      say(`null switch: generator ceiling ${result.nullSwitch.ceilingRate}/s (p99 ≤ ${profile.nullP99TargetMs} ms), kept up with ${result.nullSwitch.keptUpRate}/s`)
     }
     const brokerAgeS = stackPids.kafka ? acc.processAgeS(stackPids.kafka) : null
     if (profile.brokerWarmup && brokerAgeS !== null && brokerAgeS < profile.brokerWarmup.youngerThanS) {

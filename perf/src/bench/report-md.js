@@ -104,7 +104,7 @@ function renderMarkdown (result, svgFiles) {
 
   if (result.nullSwitch) {
     const ns = result.nullSwitch
-    L.push('## Generator ceiling (null switch)', '', `The same generator and simulators against \`null-switch.js\` (${ns.mode} mode: the same HTTP exchanges as a real transfer, no Kafka, no database). Ceiling (p99 ≤ ${ns.p99TargetMs} ms): **${ns.ceilingRate}/s**.`, '')
+    L.push('## Generator ceiling (null switch)', '', `The same generator and simulators against \`null-switch.js\` (${ns.mode} mode: the same HTTP exchanges as a real transfer, no Kafka, no database). Ceiling (p99 ≤ ${ns.p99TargetMs} ms): **${ns.ceilingRate}/s**${ns.keptUpRate !== undefined ? `; kept up with ${ns.keptUpRate}/s, whatever the latency` : ''}.${ns.warmup ? ` First, ${ns.warmup.durationMs / 1000} s at ${ns.warmup.rate}/s, not measured.` : ''}`, '')
     L.push('| offered /s | achieved /s | p50 | p99 | max | send lag p99 | generator % core | null switch % core |', '| --- | --- | --- | --- | --- | --- | --- | --- |')
     for (const st of ns.steps) {
       const p = st.cpu.processes
