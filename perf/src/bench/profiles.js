@@ -169,8 +169,8 @@ function parseVariant (spec) {
 
 /**
  * Every configuration a profile can run: the fixed ones and its variants.
- * @param {{ variants?: Record<string, { description: string, env: Record<string, string> }> }} profile
- * @returns {Record<string, { description: string, env: Record<string, string>, base?: string }>}
+ * @param {{ variants?: Record<string, { description: string, env: Record<string, string>, handlerProcesses?: string[] }> }} profile
+ * @returns {Record<string, { description: string, env: Record<string, string>, base?: string, handlerProcesses?: string[] }>}
  */
 const configsOf = (profile) => ({ ...CONFIGS, ...(profile.variants || {}) })
 
