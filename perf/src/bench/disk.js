@@ -30,7 +30,7 @@ const gb = (bytes) => `${(bytes / 1024 ** 3).toFixed(1)} GB`
 function maxTransfers (profile) {
   const perStep = (/** @type {number} */ rate) => Math.ceil(rate * profile.stepMs / 1000)
   const ladder = profile.rates.reduce((sum, rate) => sum + perStep(rate), 0) + profile.contendedRetries * perStep(Math.max(0, ...profile.rates))
-  const warmupLoad = profile.warmupLoadMs && profile.rates.length ? Math.ceil(warmupLoadRate(profile) * profile.warmupLoadMs / 1000) : 0
+  const warmupLoad = profile.warmupLoadMs && profile.rates.length ? Math.ceil(warmupLoadRate(profile.rates) * profile.warmupLoadMs / 1000) : 0
   return profile.reps * profile.configs.length * (profile.warmup + warmupLoad + profile.single + ladder)
 }
 

@@ -8,6 +8,7 @@ const { runOpenStep } = require('./generator')
 const { summarizeStep, ladderDone, maxSustainable, maxKeptUp } = require('./schedule')
 const { startProcess, root } = require('./sut')
 const acc = require('./accounting')
+const { warmupLoadRate } = require('./profiles')
 
 /** @param {string} callbacks @param {string} mode @param {(m: string) => void} say */
 async function spawnNullSwitch (callbacks, mode, say, timeoutMs = 60000) {
@@ -48,7 +49,7 @@ async function nullRun ({ profile, say }) {
     // compiled yet, and a first step from cold carried it (p99 15–72 ms at
     // 1,000/s where 2,000/s, measured next, had 12–24 ms).
     if (profile.warmupLoadMs > 0 && profile.nullRates.length) {
-      const rate = Math.max(10, Math.round(profile.nullRates[0] / 2))
+      const rate = warmupLoadRate(profile.nullRates)
       const w = await runOpenStep({ sim, apiUrl: ns.url, rate, durationMs: profile.warmupLoadMs, maxBacklogMs: profile.maxBacklogMs, drainTimeoutMs: profile.drainTimeoutMs })
       warmup = { rate, durationMs: profile.warmupLoadMs, sent: w.sent }
     }

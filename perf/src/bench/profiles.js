@@ -111,6 +111,12 @@ function parseHandlerProcesses (s) {
 }
 
 /**
+ * ['a,b', 'c'] → 'a + b | c', as reports and descriptions show a split.
+ * @param {string[]} groups
+ */
+const describeProcesses = (groups) => groups.map((g) => g.split(',').join(' + ')).join(' | ')
+
+/**
  * `K=V,K=V` → { K: 'V' }; only names the configuration schema knows.
  * @param {string} s @param {string} [flag] named in the error
  * @returns {Record<string, string>}
@@ -153,7 +159,7 @@ function parseVariant (spec) {
   if (!Object.keys(changes).length && !handlerProcesses) throw new Error(`--variant ${name}: no setting changed`)
   const described = [
     ...Object.entries(changes).map(([k, v]) => `${k}=${v}`),
-    ...(handlerProcesses ? [`the handlers in ${handlerProcesses.length} processes (${handlerProcesses.map((g) => g.split(',').join(' + ')).join(' | ')})`] : [])
+    ...(handlerProcesses ? [`the handlers in ${handlerProcesses.length} processes (${describeProcesses(handlerProcesses)})`] : [])
   ]
   return {
     name,
@@ -175,9 +181,9 @@ function parseVariant (spec) {
 const configsOf = (profile) => ({ ...CONFIGS, ...(profile.variants || {}) })
 
 /**
- * The rate of the unmeasured warm-up load before a ladder (run.js): half the ladder's first rate.
- * @param {{ rates: number[] }} profile
+ * The rate of the unmeasured warm-up load before a ladder (run.js, null-run.js): half its first rate.
+ * @param {number[]} rates the ladder's
  */
-const warmupLoadRate = (profile) => Math.max(10, Math.round(profile.rates[0] / 2))
+const warmupLoadRate = (rates) => Math.max(10, Math.round(rates[0] / 2))
 
-module.exports = { PROFILES, CONFIGS, parseHandlerProcesses, warmupLoadRate, parseEnv, parseVariant, configsOf }
+module.exports = { PROFILES, CONFIGS, parseHandlerProcesses, describeProcesses, warmupLoadRate, parseEnv, parseVariant, configsOf }

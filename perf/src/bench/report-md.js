@@ -5,6 +5,7 @@
 // gates and its work per transfer, and the charts.
 
 const { againstReference } = require('./speed-probe')
+const { describeProcesses } = require('./profiles')
 
 /** @param {any} x median/min/max spread */
 const f = (x) => (x ? (x.n > 1 ? `${x.median} (${x.min}–${x.max})` : `${x.median}`) : '–')
@@ -54,7 +55,7 @@ function renderMarkdown (result, svgFiles) {
   if (bw && !bw.skipped) L.push(`Kafka had started ${bw.brokerAgeS} s before the first run: the default pipeline carried ${bw.durationMs / 1000} s at ${bw.rate}/s first, not measured (${bw.committed} of ${bw.sent} transfers committed), so that no configuration pays for the broker's warming up.`, '')
   const s = result.settings
   if (s.handlerProcesses) {
-    L.push(`Processes of the switch: api-adapter | ${s.handlerProcesses.map((/** @type {string} */ g) => g.split(',').join(' + ')).join(' | ')} ` +
+    L.push(`Processes of the switch: api-adapter | ${describeProcesses(s.handlerProcesses)} ` +
       `(${s.handlerProcesses.length > 1 ? 'the handler processes are counted together as "handlers" below; ' : ''}\`--handler-processes\`, docs/benchmarks.md).`, '')
   }
   const split = Object.entries(s.configs || {}).filter(([, c]) => c.handlerProcesses).map(([name]) => name)

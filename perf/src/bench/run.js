@@ -147,7 +147,7 @@ async function benchRun ({ label, env, handlerProcesses, profile, db, stackPids,
       // a ladder that starts at a high rate would measure them warming up under
       // its first step instead of the switch: a short load at half the first
       // rate, not measured, warms them the way a running switch is warm.
-      const rate = profile.warmupRate || warmupLoadRate(profile)
+      const rate = profile.warmupRate || warmupLoadRate(profile.rates)
       const w = await runOpenStep({ sim, apiUrl: sut.apiUrl, rate, durationMs: profile.warmupLoadMs, maxBacklogMs: profile.maxBacklogMs, drainTimeoutMs: profile.drainTimeoutMs })
       out.warmupLoad = { rate, durationMs: profile.warmupLoadMs, sent: w.sent, committed: w.committedCallbacks }
       await settle(db, 60000)
