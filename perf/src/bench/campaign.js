@@ -16,6 +16,8 @@ const path = require('node:path')
 const pino = require('pino')
 const { speedProbe, parallelProbe, fsyncProbe, againstReference } = require('./speed-probe')
 const { wakeProbe } = require('./wake-probe')
+const { startDiskWatch, stallsPhrase } = require('./disk-watch')
+const { round } = require('./schedule')
 const { stackPaths } = require('../../../scripts/stack/paths')
 const { failLeftoverCallbacks } = require('./ledger-facts')
 const { createRepository } = require('../../../handlers/src/notification/repository')
@@ -126,6 +128,8 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
   const firstProbe = await probeMachine()
   const { note: speedNote } = againstReference(firstProbe.speedMs)
   if (speedNote) say(speedNote)
+  // The disk's stalls, sampled all campaign long beside the database's files (disk-watch.js).
+  const diskWatch = startDiskWatch(probeDir)
   const result = {
     schema: 'switchyard-bench/1',
     profile: profileName,
@@ -148,7 +152,9 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
     summary: /** @type {any} */ (null),
     problems: /** @type {string[]} */ ([]),
     // The machine probes (speed-probe.js) at the start and the end; each run has its own.
-    machineProbe: { start: firstProbe, end: /** @type {any} */ (null) }
+    machineProbe: { start: firstProbe, end: /** @type {any} */ (null) },
+    /** The disk watcher's stalls over the whole campaign (disk-watch.js). @type {any} */
+    diskWatch: null
   }
   try {
     if (profile.nullRates.length) {
@@ -171,15 +177,19 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
         const probe = await probeMachine()
         const config = configsOf(profile)[label]
         say(`run ${rep}/${profile.reps}: ${label} — ${config.description} (speed probe ${probe.speedMs} ms, all cores ${probe.parallelMs} ms, fsync p50 ${probe.fsyncMs.p50} ms, process round trip p50 ${probe.wakeUs.p50} µs)`)
-        const run = await benchRun({ label, env: { ...socketEnv, ...config.env, ...(profile.env || {}), DB_NAME: dbName }, handlerProcesses: config.handlerProcesses, profile, db, stackPids, dbName, codeDir: snapshot.dir, say })
+        const run = await benchRun({ label, env: { ...socketEnv, ...config.env, ...(profile.env || {}), DB_NAME: dbName }, handlerProcesses: config.handlerProcesses, profile, db, stackPids, dbName, codeDir: snapshot.dir, diskWatch, say })
         result.runs.push({ rep, machineProbe: probe, ...run })
         if (run.errors.length) result.problems.push(`${label} run ${rep}: ${run.errors[0].split('\n')[0]}`)
       }
     }
   } finally {
     result.ledgerAfter = await ledgerSize(db, dbName).catch(() => null)
+    result.diskWatch = diskWatch.overall()
+    await diskWatch.stop()
     await release()
   }
+  const dw = result.diskWatch
+  say(`disk watch: ${dw.failed ? `failed (${dw.failed})` : `${stallsPhrase(dw, dw.thresholdMs) || `no fsync stall ≥ ${dw.thresholdMs} ms`} in ${dw.seconds} s (${round(dw.stalledShare * 100, 2)}% of the time)`}`)
   for (const run of result.runs) {
     for (const s of run.steps) if (!s.valid) result.problems.push(`${run.label} run ${run.rep} step ${s.offeredRate}/s INVALID: ${s.gates.filter((/** @type {any} */ g) => !g.ok).map((/** @type {any} */ g) => g.name).join(', ')}`)
     if (run.single && !run.single.valid) result.problems.push(`${run.label} run ${run.rep} single-transfer INVALID`)

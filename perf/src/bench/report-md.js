@@ -43,6 +43,13 @@ function renderMarkdown (result, svgFiles) {
     if (note) L.push(`**${note}**`, '')
     L.push(`The same work on every core at once (slowest thread, ms): ${range(all, (p) => p.parallelMs)}; a 4 KB write made durable (fdatasync) in the local stack's directory: p50 ${range(all, (p) => p.fsyncMs.p50)} ms, p99 ${range(all, (p) => p.fsyncMs.p99)} ms${all.every((p) => p.wakeUs) ? `; a one-byte round trip to another process over loopback TCP (wake-probe.js): p50 ${range(all, (p) => p.wakeUs.p50)} µs` : ''} (at the start, before each run and at the end).`, '')
   }
+  const dw = result.diskWatch
+  if (dw) {
+    L.push(dw.failed
+      ? `The disk watcher failed: ${dw.failed}.`
+      : `Disk stalls (disk-watch.js: a 4 KB write and fdatasync every ${dw.intervalMs} ms beside the database's files, all campaign long): ` +
+        `${dw.count ? `**${dw.count} fsync ${dw.count === 1 ? 'stall' : 'stalls'} ≥ ${dw.thresholdMs} ms in ${dw.seconds} s, the longest ${dw.maxMs} ms, ${dw.stalledMs} ms in all (${(dw.stalledShare * 100).toFixed(2)}% of the time)**. Every commit in such a moment waits as long; the steps' column *disk stalls* shows those within each` : `none ≥ ${dw.thresholdMs} ms in ${dw.seconds} s`}.`, '')
+  }
   L.push(`Durable settings: MariaDB ${d.mariadbVersion} \`innodb_flush_log_at_trx_commit=${d.innodb_flush_log_at_trx_commit}\` (binlog ${d.log_bin ? 'on' : 'off'}${d.innodbBufferPoolMiB ? `, buffer pool ${d.innodbBufferPoolMiB} MiB` : ''}${d.innodbRedoLogMiB ? `, redo log ${d.innodbRedoLogMiB} MiB, io_capacity ${d.innodbIoCapacity}` : ''}); ` +
     `Kafka producer acks=${d.kafkaProducerAcks}; ${d.kafkaReplication}.${result.settings.dbOverSocket ? ' The switch reaches MariaDB over its Unix socket (DB_SOCKET), Kafka and HTTP over loopback TCP.' : ''} Everything — Kafka, MariaDB, the API, the handlers, the generator and the simulated participants — on this one machine.`, '')
   const bp = result.bufferPool
@@ -124,19 +131,19 @@ function renderMarkdown (result, svgFiles) {
     if (run.single) {
       const sg = run.single
       L.push(`Single transfer (${sg.count} sequential, ${sg.failed} failed): p50 ${sg.latency.p50} ms, p90 ${sg.latency.p90}, p99 ${sg.latency.p99}, max ${sg.latency.max}; ` +
-        `${sg.sql.statementsPerTransfer} SQL, ${sg.sql.commitsPerTransfer} commits, ${sg.sql.pageReadsPerTransfer} disk page reads, ${sg.sql.pagesCreatedPerTransfer} pages created and ${sg.sql.pagesWrittenPerTransfer ?? '–'} pages written per transfer; other processes used ${sg.cpu.otherProcessesPctCore}% of a core meanwhile; gates ${sg.valid ? 'passed' : '**FAILED**'}.`, '')
+        `${sg.sql.statementsPerTransfer} SQL, ${sg.sql.commitsPerTransfer} commits, ${sg.sql.pageReadsPerTransfer} disk page reads, ${sg.sql.pagesCreatedPerTransfer} pages created and ${sg.sql.pagesWrittenPerTransfer ?? '–'} pages written per transfer; other processes used ${sg.cpu.otherProcessesPctCore}% of a core meanwhile;${sg.disk && sg.disk.count ? ` the disk stalled ${sg.disk.count} times (longest ${sg.disk.maxMs} ms);` : ''} gates ${sg.valid ? 'passed' : '**FAILED**'}.`, '')
     }
     L.push(`Max sustainable rate: **${run.maxSustainableRate}/s**; kept up with ${run.maxKeptUpRate}/s.` +
       (run.traceBytes ? ` Trace files written: ${Math.round(run.traceBytes / 2 ** 20)} MiB.` : '') +
       (run.idle ? ` Idle, % of a core: ${Object.entries(run.idle.processes).filter(([k]) => k !== 'generator').map(([k, v]) => `${k} ${/** @type {any} */ (v).pctCore}`).join(', ')}.` : ''), '')
-    L.push(`| offered | achieved | p50 | p90 | p99 | p99.9 | max | success | backlog | gates | SQL/t | commits/t | disk page reads / pages created / written per t | commit lane busy | Kafka msgs/requests per t | CPU ms/t ${COMPONENTS.join('/')} | other CPU % | verdict |`)
-    L.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |')
+    L.push(`| offered | achieved | p50 | p90 | p99 | p99.9 | max | success | backlog | gates | SQL/t | commits/t | disk page reads / pages created / written per t | commit lane busy | disk stalls (longest ms) | Kafka msgs/requests per t | CPU ms/t ${COMPONENTS.join('/')} | other CPU % | verdict |`)
+    L.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |')
     for (const st of run.steps) {
       const p = st.cpu.processes
       const cpu = COMPONENTS.map((k) => (p[k] ? p[k].msPerTransfer : '–')).join('/')
       const l = st.latency
       L.push(`| ${st.offeredRate} | ${st.achievedRate} | ${n(l.p50)} | ${n(l.p90)} | ${n(l.p99)} | ${n(l.p999)} | ${n(l.max)} | ${(st.success * 100).toFixed(2)}% | ${st.backlog.growing ? 'growing' : 'flat'} (${st.backlog.growthMs} ms) | ${st.valid ? 'ok' : '**INVALID**'} | ` +
-        `${n(st.sql.statementsPerTransfer)} | ${n(st.sql.commitsPerTransfer)} | ${n(st.sql.pageReadsPerTransfer)} / ${n(st.sql.pagesCreatedPerTransfer)} / ${n(st.sql.pagesWrittenPerTransfer)} | ${n(st.stages?.sharedTransactions?.busyShare)} | ${n(st.kafka.perTransfer)} / ${n(st.kafka.requests?.perTransfer)} | ${cpu} | ${st.cpu.otherProcessesPctCore}${st.cpu.stealPct ? ` (steal ${st.cpu.stealPct}%)` : ''} | ${st.meetsTarget ? 'meets target' : st.reasons.join('; ')}${st.discardedContendedAttempts ? ` (measured again: ${st.discardedContendedAttempts.length} earlier attempt(s) ran while other processes used > ${s.quiet.maxOtherPctCore}% of a core)` : ''} |`)
+        `${n(st.sql.statementsPerTransfer)} | ${n(st.sql.commitsPerTransfer)} | ${n(st.sql.pageReadsPerTransfer)} / ${n(st.sql.pagesCreatedPerTransfer)} / ${n(st.sql.pagesWrittenPerTransfer)} | ${n(st.stages?.sharedTransactions?.busyShare)} | ${st.disk ? `${st.disk.count}${st.disk.count ? ` (${st.disk.maxMs})` : ''}` : '–'} | ${n(st.kafka.perTransfer)} / ${n(st.kafka.requests?.perTransfer)} | ${cpu} | ${st.cpu.otherProcessesPctCore}${st.cpu.stealPct ? ` (steal ${st.cpu.stealPct}%)` : ''} | ${st.meetsTarget ? 'meets target' : st.reasons.join('; ')}${st.discardedContendedAttempts ? ` (measured again: ${st.discardedContendedAttempts.length} earlier attempt(s) ran while other processes used > ${s.quiet.maxOtherPctCore}% of a core)` : ''} |`)
     }
     const shared = [...new Set(run.steps.flatMap((/** @type {any} */ st) => st.sql.otherClientsOnServer))]
     if (shared.length) L.push('', `Other databases had clients on the same MariaDB server during these steps (${shared.join(', ')}): the global Com_* counters include their statements, so SQL/t is an upper bound.`)

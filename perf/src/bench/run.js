@@ -17,6 +17,7 @@ const { stagesOfTexts, stageDelta, stagesLine } = require('./stage-breakdown')
 const { requestsOfTexts, requestsDelta, requestsLine } = require('./kafka-requests')
 const { scrapeAll } = require('./scrape')
 const { warmupLoadRate } = require('./profiles')
+const { stallsPhrase } = require('./disk-watch')
 const { createKafkaFromConfig } = require('../../../shared/src/kafka')
 const fs = require('node:fs')
 const path = require('node:path')
@@ -39,7 +40,7 @@ async function scrapeSwitch (sut) {
 /**
  * Accounting and gates around one measurement.
  * @param {{ db: import('knex').Knex, admin: import('kafkajs').Admin, pids: Record<string, number | number[] | null>, sut: any, sim: any, dbName: string,
- *   quiet: { maxOtherPctCore: number, maxWaitMs: number } }} ctx
+ *   quiet: { maxOtherPctCore: number, maxWaitMs: number }, diskWatch?: ReturnType<typeof import('./disk-watch').startDiskWatch> | null }} ctx
  * @param {() => Promise<any>} measure resolves with { ids, accepted, committedCallbacks, … }
  */
 async function accounted (ctx, measure) {
@@ -51,7 +52,9 @@ async function accounted (ctx, measure) {
   const notifiedBefore = ctx.sim.stats.payeeNotifications
   const a = await scrapeSwitch(ctx.sut)
   const cpuA = acc.cpuSnapshot(ctx.pids)
+  const measuredFrom = Date.now()
   const result = await measure()
+  const disk = ctx.diskWatch ? ctx.diskWatch.within(measuredFrom, Date.now()) : null
   // The payees' COMMITTED notifications are part of a transfer's work.
   const deadline = Date.now() + 10000
   while (ctx.sim.stats.payeeNotifications - notifiedBefore < result.committedCallbacks && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
@@ -74,7 +77,9 @@ async function accounted (ctx, measure) {
     sql: { ...acc.sqlDelta(sqlA, sqlB, n), otherClientsOnServer: others },
     kafka: { ...acc.kafkaDelta(kA, kB, n, ctx.sut.config.KAFKA_TOPIC_PREFIX), requests: requestsDelta(a.requests, b.requests, n) },
     payeeNotificationsMissing: Math.max(0, n - (ctx.sim.stats.payeeNotifications - notifiedBefore)),
-    stages
+    stages,
+    // The disk's stalls while the load ran and drained (disk-watch.js).
+    disk
   }
 }
 
@@ -96,6 +101,7 @@ async function measureStep (ctx, rate, profile) {
     sql: s.sql,
     kafka: s.kafka,
     stages: s.stages,
+    disk: s.disk,
     simulators: { ...ctx.sim.stats },
     /** @type {any[] | undefined} */
     discardedContendedAttempts: undefined
@@ -104,10 +110,11 @@ async function measureStep (ctx, rate, profile) {
 
 /**
  * @param {{ label: string, env: Record<string, string>, handlerProcesses?: string[], profile: any, db: import('knex').Knex,
- *   stackPids: Record<string, number | null>, dbName: string, codeDir: string, say: (m: string) => void }} opts
+ *   stackPids: Record<string, number | null>, dbName: string, codeDir: string, say: (m: string) => void,
+ *   diskWatch?: ReturnType<typeof import('./disk-watch').startDiskWatch> | null }} opts
  *   handlerProcesses: a variant's own split of the handlers (profiles.js), else the campaign's
  */
-async function benchRun ({ label, env, handlerProcesses, profile, db, stackPids, dbName, codeDir, say }) {
+async function benchRun ({ label, env, handlerProcesses, profile, db, stackPids, dbName, codeDir, say, diskWatch = null }) {
   // Trace files of this run only: their size is part of tracing's cost; removed afterwards
   // unless the campaign keeps them (--keep-traces) for the gap report.
   const traceRoot = env.TRACING_DIR ? profile.keepTracesDir || env.TRACING_DIR : null
@@ -131,7 +138,7 @@ async function benchRun ({ label, env, handlerProcesses, profile, db, stackPids,
     for (const p of [...sim.payers, ...sim.payees]) await client.provision(p, { ndc: '10000000000', deposit: '10000000000' })
     const warm = await runSequential({ sim, apiUrl: sut.apiUrl, count: profile.warmup, timeoutMs: 60000 })
     if (warm.failed) throw new Error(`warm-up: ${warm.failed} of ${warm.count} transfers failed: ${JSON.stringify(sim.stats)} ${JSON.stringify(sut.output())}`)
-    const ctx = { db, admin, sut, sim, dbName, quiet: profile.quiet, pids: { api: sut.pids.api, handlers: sut.pids.handlers, ...stackPids, generator: process.pid } }
+    const ctx = { db, admin, sut, sim, dbName, diskWatch, quiet: profile.quiet, pids: { api: sut.pids.api, handlers: sut.pids.handlers, ...stackPids, generator: process.pid } }
 
     // What the processes use with nothing to do: the fixed cost inside every per-transfer figure.
     const idleA = acc.cpuSnapshot(ctx.pids)
@@ -139,8 +146,9 @@ async function benchRun ({ label, env, handlerProcesses, profile, db, stackPids,
     out.idle = acc.cpuDelta(idleA, acc.cpuSnapshot(ctx.pids), 0)
     if (profile.single) {
       const s = await accounted(ctx, () => runSequential({ sim, apiUrl: sut.apiUrl, count: profile.single }))
-      out.single = { count: s.result.count, failed: s.result.failed, latency: s.result.latency, valid: s.valid, gates: s.gates, cpu: s.cpu, sql: s.sql, kafka: s.kafka }
-      say(`${label}: single transfer p50 ${s.result.latency.p50} ms, p99 ${s.result.latency.p99} ms (${s.result.count}, ${s.result.failed} failed)${s.valid ? '' : ' INVALID'}`)
+      out.single = { count: s.result.count, failed: s.result.failed, latency: s.result.latency, valid: s.valid, gates: s.gates, cpu: s.cpu, sql: s.sql, kafka: s.kafka, disk: s.disk }
+      const stalls = diskWatch && stallsPhrase(s.disk, diskWatch.thresholdMs)
+      say(`${label}: single transfer p50 ${s.result.latency.p50} ms, p99 ${s.result.latency.p99} ms (${s.result.count}, ${s.result.failed} failed)${stalls ? `; ${stalls}` : ''}${s.valid ? '' : ' INVALID'}`)
     }
     if (profile.warmupLoadMs > 0 && (profile.rates.length || profile.warmupRate)) {
       // Fresh processes are cold (compiled code, connection pools, caches), and
@@ -167,8 +175,9 @@ async function benchRun ({ label, env, handlerProcesses, profile, db, stackPids,
       }
       if (discarded.length) step.discardedContendedAttempts = discarded
       out.steps.push(step)
+      const stalls = diskWatch && stallsPhrase(step.disk, diskWatch.thresholdMs)
       say(`${label}: ${rate}/s → ${step.achievedRate}/s, p50 ${step.latency.p50} p99 ${step.latency.p99} max ${step.latency.max} ms, success ${(step.success * 100).toFixed(2)}%, ` +
-        `${step.sql.statementsPerTransfer} SQL/${step.sql.commitsPerTransfer} commits/${step.sql.pageReadsPerTransfer} disk page reads/${step.sql.pagesWrittenPerTransfer} pages written per transfer, CPU ${step.cpu.ourMsPerTransfer} ms/transfer` +
+        `${step.sql.statementsPerTransfer} SQL/${step.sql.commitsPerTransfer} commits/${step.sql.pageReadsPerTransfer} disk page reads/${step.sql.pagesWrittenPerTransfer} pages written per transfer, CPU ${step.cpu.ourMsPerTransfer} ms/transfer${stalls ? `; ${stalls}` : ''}` +
         `${step.contended ? ` [other processes used ${step.cpu.otherProcessesPctCore}% of a core]` : ''}${step.meetsTarget ? '' : ` — misses target: ${step.reasons.join('; ')}`}${step.valid ? '' : ' — INVALID (gates)'}`)
       if (step.stages) say(`${label}: ${rate}/s per stage (records/transaction, mean ms): ${stagesLine(step.stages)}`)
       if (step.kafka.requests) say(`${label}: ${rate}/s Kafka requests per transfer: ${requestsLine(step.kafka.requests)}; messages ${step.kafka.perTransfer}`)
