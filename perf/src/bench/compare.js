@@ -78,9 +78,16 @@ function withinResult (result) {
   return rows
 }
 
+/** The disk watcher's campaign total (disk-watch.js), when the file has one. @param {any} r */
+const diskStalls = (r) => {
+  const d = r.diskWatch
+  if (!d || d.failed) return ''
+  return `, disk stalls ≥ ${d.thresholdMs} ms: ${d.count} in ${d.seconds} s (${Math.round(d.stalledShare * 10000) / 100}% of the time, longest ${d.maxMs} ms)`
+}
+
 /** @param {any} r */
 const machine = (r) => `${r.startedAt} ${r.profile}: ${r.machine.nproc} cores ${r.machine.cpuModel}, commit ${String(r.machine.git.commit).slice(0, 10)}, ledger ≈ ${(r.ledgerBefore && r.ledgerBefore.transfer) || 0} transfers, ` +
-  `max rates at p99 ≤ ${r.settings.targets.p99TargetMs} ms`
+  `max rates at p99 ≤ ${r.settings.targets.p99TargetMs} ms${diskStalls(r)}`
 
 function main () {
   const [oldFile, newFile] = process.argv.slice(2)
@@ -101,4 +108,4 @@ function main () {
 
 if (require.main === module) main()
 
-module.exports = { compareResults, withinResult }
+module.exports = { compareResults, withinResult, machine }

@@ -1,6 +1,6 @@
 'use strict'
 
-const { compareResults, withinResult } = require('../../src/bench/compare')
+const { compareResults, withinResult, machine } = require('../../src/bench/compare')
 const { summarizeCampaign, spread } = require('../../src/bench/summary')
 
 /** A step as run.js records it, reduced to what the summary reads. */
@@ -104,5 +104,12 @@ describe('compare', () => {
     const rows = withinResult(campaign())
     expect(rows.find((r) => r.metric.startsWith('max sustainable rate: batched')).value).toBe(5)
     expect(rows.find((r) => r.metric.startsWith('CPU / transfer at 200/s')).value).toBe(1.25)
+  })
+
+  test('each file\'s line says how often its disk stalled, so two campaigns on disks that differ are not read alike', () => {
+    const base = { startedAt: 'x', profile: 'full', machine: { nproc: 2, cpuModel: 'cpu', git: { commit: 'abc' } }, ledgerBefore: { transfer: 0 }, settings: { targets: { p99TargetMs: 100 } } }
+    expect(machine(base)).toBe('x full: 2 cores cpu, commit abc, ledger ≈ 0 transfers, max rates at p99 ≤ 100 ms')
+    const stalled = { ...base, diskWatch: { intervalMs: 20, thresholdMs: 20, seconds: 152.7, count: 44, maxMs: 661.9, stalledMs: 4824, stalledShare: 0.0316, failed: null } }
+    expect(machine(stalled)).toBe('x full: 2 cores cpu, commit abc, ledger ≈ 0 transfers, max rates at p99 ≤ 100 ms, disk stalls ≥ 20 ms: 44 in 152.7 s (3.16% of the time, longest 661.9 ms)')
   })
 })
