@@ -51,6 +51,9 @@ function compareResults (oldResult, newResult) {
   return rows
 }
 
+/** "400/s", or "400/s (kept up)" when no rate was sustained by both (summary.js atCommonRate). @param {any} common */
+const atRate = (common) => (common ? `${common.rate}/s${common.basis === 'kept up' ? ' (kept up)' : ''}` : '?/s')
+
 /** Comparisons inside one campaign, as rows. @param {any} result */
 function withinResult (result) {
   const rows = []
@@ -64,16 +67,18 @@ function withinResult (result) {
   if (c.tracingCost) {
     rows.push({ metric: 'max sustainable rate: traced ÷ off', value: c.tracingCost.maxRate })
     rows.push({ metric: 'single p50: traced ÷ off', value: c.tracingCost.singleP50 })
-    rows.push({ metric: `CPU / transfer at ${c.tracingCost.atCommonRate ? c.tracingCost.atCommonRate.rate : '?'}/s: traced ÷ off`, value: c.tracingCost.cpuPerTransfer })
+    const t = c.tracingCost.atCommonRate
+    rows.push({ metric: `CPU / transfer at ${atRate(t)}: traced ÷ off`, value: c.tracingCost.cpuPerTransfer })
+    rows.push({ metric: `p50 at ${atRate(t)}: traced ÷ off`, value: t ? ratio(t.a.p50 ?? null, t.b.p50 ?? null) : null })
   }
   for (const [label, v] of Object.entries(c.variants || {})) {
     const x = /** @type {any} */ (v)
     rows.push({ metric: `max sustainable rate: ${label} ÷ ${x.base}`, value: x.maxRate })
     rows.push({ metric: `single p50: ${label} ÷ ${x.base}`, value: x.singleP50 })
-    const at = x.atCommonRate ? x.atCommonRate.rate : '?'
-    rows.push({ metric: `p99 at ${at}/s: ${label} ÷ ${x.base}`, value: x.atCommonRate ? ratio(x.atCommonRate.a.p99 ?? null, x.atCommonRate.b.p99 ?? null) : null })
-    rows.push({ metric: `commits / transfer at ${at}/s: ${label} ÷ ${x.base}`, value: x.commitsPerTransfer })
-    rows.push({ metric: `CPU / transfer at ${at}/s: ${label} ÷ ${x.base}`, value: x.cpuPerTransfer })
+    const at = atRate(x.atCommonRate)
+    rows.push({ metric: `p99 at ${at}: ${label} ÷ ${x.base}`, value: x.atCommonRate ? ratio(x.atCommonRate.a.p99 ?? null, x.atCommonRate.b.p99 ?? null) : null })
+    rows.push({ metric: `commits / transfer at ${at}: ${label} ÷ ${x.base}`, value: x.commitsPerTransfer })
+    rows.push({ metric: `CPU / transfer at ${at}: ${label} ÷ ${x.base}`, value: x.cpuPerTransfer })
   }
   return rows
 }

@@ -12,6 +12,8 @@ const f = (x) => (x ? (x.n > 1 ? `${x.median} (${x.min}–${x.max})` : `${x.medi
 /** @param {any} v */
 const n = (v) => (v === null || v === undefined ? '–' : String(v))
 const COMPONENTS = ['api', 'handlers', 'kafka', 'mariadb', 'generator']
+/** How a comparison's common rate was chosen (summary.js atCommonRate). @param {{ basis?: string }} a */
+const onBasis = (a) => (a.basis === 'kept up' ? 'no rate was sustained by both; every run of both kept up with it' : 'both sustain it')
 
 /** @param {any} code @param {any} git */
 function codeUnderTest (code, git) {
@@ -96,17 +98,17 @@ function renderMarkdown (result, svgFiles) {
   if (cmp.batchedVsNaive) {
     const c = cmp.batchedVsNaive
     L.push(`- **Batched vs one message per batch**: max sustainable rate ×${n(c.maxRate)}, rate kept up with ×${n(c.keptUpRate)}; the naive pipeline's single-transfer p50 is ×${n(c.singleP50)} and its SQL per transfer ×${n(c.sqlPerTransfer)} (each at its own max sustainable rate).` +
-      (c.atCommonRate ? ` At ${c.atCommonRate.rate}/s (both sustain it): p99 ${c.atCommonRate.a.p99} vs ${c.atCommonRate.b.p99} ms, CPU ${c.atCommonRate.a.cpuMsPerTransfer} vs ${c.atCommonRate.b.cpuMsPerTransfer} ms/transfer, SQL ${c.atCommonRate.a.sqlPerTransfer} vs ${c.atCommonRate.b.sqlPerTransfer} per transfer.` : ' No offered rate was sustained by both.'))
+      (c.atCommonRate ? ` At ${c.atCommonRate.rate}/s (${onBasis(c.atCommonRate)}): p99 ${c.atCommonRate.a.p99} vs ${c.atCommonRate.b.p99} ms, CPU ${c.atCommonRate.a.cpuMsPerTransfer} vs ${c.atCommonRate.b.cpuMsPerTransfer} ms/transfer, SQL ${c.atCommonRate.a.sqlPerTransfer} vs ${c.atCommonRate.b.sqlPerTransfer} per transfer.` : ' No offered rate was sustained or kept up with by both.'))
   }
   if (cmp.tracingCost) {
     const c = cmp.tracingCost
     L.push(`- **Tracing at 100% (file exporter) vs off**: max sustainable rate ×${n(c.maxRate)}, single-transfer p50 ×${n(c.singleP50)}` +
-      (c.atCommonRate ? `; at ${c.atCommonRate.rate}/s: p99 ${c.atCommonRate.a.p99} → ${c.atCommonRate.b.p99} ms, CPU ${c.atCommonRate.a.cpuMsPerTransfer} → ${c.atCommonRate.b.cpuMsPerTransfer} ms/transfer (×${n(c.cpuPerTransfer)}).` : '.'))
+      (c.atCommonRate ? `; at ${c.atCommonRate.rate}/s (${onBasis(c.atCommonRate)}): p50 ${c.atCommonRate.a.p50} → ${c.atCommonRate.b.p50} ms, p99 ${c.atCommonRate.a.p99} → ${c.atCommonRate.b.p99} ms, CPU ${c.atCommonRate.a.cpuMsPerTransfer} → ${c.atCommonRate.b.cpuMsPerTransfer} ms/transfer (×${n(c.cpuPerTransfer)}).` : '.'))
   }
   for (const [label, c] of Object.entries(cmp.variants || {})) {
     const a = /** @type {any} */ (c).atCommonRate
     L.push(`- **${label} vs ${c.base}** (\`--variant\`: ${s.configs[label] ? s.configs[label].description : label}): max sustainable rate ×${n(c.maxRate)}, rate kept up with ×${n(c.keptUpRate)}, single-transfer p50 ×${n(c.singleP50)}` +
-      (a ? `; at ${a.rate}/s (both sustain it): p50 ${a.a.p50} → ${a.b.p50} ms, p99 ${a.a.p99} → ${a.b.p99} ms, commits ${a.a.commitsPerTransfer} → ${a.b.commitsPerTransfer} per transfer (×${n(c.commitsPerTransfer)}), CPU ${a.a.cpuMsPerTransfer} → ${a.b.cpuMsPerTransfer} ms/transfer (×${n(c.cpuPerTransfer)}).` : '; no offered rate was sustained by both.'))
+      (a ? `; at ${a.rate}/s (${onBasis(a)}): p50 ${a.a.p50} → ${a.b.p50} ms, p99 ${a.a.p99} → ${a.b.p99} ms, commits ${a.a.commitsPerTransfer} → ${a.b.commitsPerTransfer} per transfer (×${n(c.commitsPerTransfer)}), CPU ${a.a.cpuMsPerTransfer} → ${a.b.cpuMsPerTransfer} ms/transfer (×${n(c.cpuPerTransfer)}).` : '; no offered rate was sustained or kept up with by both.'))
   }
   L.push('')
 

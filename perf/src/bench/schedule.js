@@ -211,4 +211,4 @@ function round (v, digits = 2) {
   return Math.round(v * f) / f
 }
 
-module.exports = { openSchedule, steadyWindow, backlogCheck, timeline, summarizeStep, sustainedSteps, maxSustainable, maxKeptUp, ladderDone, round }
+module.exports = { openSchedule, steadyWindow, backlogCheck, timeline, summarizeStep, sustainedSteps, maxSustainable, keptUp, maxKeptUp, ladderDone, round }

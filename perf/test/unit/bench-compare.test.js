@@ -4,10 +4,14 @@ const { compareResults, withinResult, machine } = require('../../src/bench/compa
 const { summarizeCampaign, spread } = require('../../src/bench/summary')
 
 /** A step as run.js records it, reduced to what the summary reads. */
-const step = (offeredRate, { ok = true, p99 = 20, sql = 3, cpu = 4, handlers = 2 } = {}) => ({
+const step = (offeredRate, { ok = true, kept = true, p99 = 20, sql = 3, cpu = 4, handlers = 2 } = {}) => ({
   offeredRate,
   meetsTarget: ok,
   valid: true,
+  success: kept ? 1 : 0.9,
+  backlog: { growing: !kept },
+  sent: 100,
+  scheduled: 100,
   latency: { p50: p99 / 2, p99 },
   sql: { statementsPerTransfer: sql, commitsPerTransfer: sql / 5 },
   kafka: { perTransfer: 7 },
@@ -75,13 +79,36 @@ describe('campaign summary', () => {
     expect(s.comparisons.tracingCost.atCommonRate.rate).toBe(100)
   })
 
+  it('compares at the highest rate every run of both kept up with when none sustained the p99 bound, and says so', () => {
+    // A machine whose disk stalls: every step misses the p99 bound; traced falls behind at 600/s in one run.
+    const miss = (/** @type {number} */ rate, /** @type {any} */ o = {}) => step(rate, { ok: false, p99: 300, ...o })
+    const runs = [
+      run('batched', 0, [miss(200, { cpu: 7 }), miss(400, { cpu: 4 }), miss(600, { cpu: 2.8 }), miss(800, { kept: false })], 20),
+      run('traced', 0, [miss(200, { cpu: 7.5 }), miss(400, { cpu: 4, p99: 400 }), miss(600, { cpu: 2.9, kept: false })], 22),
+      run('batched', 0, [miss(200, { cpu: 7 }), miss(400, { cpu: 4 }), miss(600, { cpu: 2.8 })], 21),
+      run('traced', 0, [miss(200, { cpu: 7.5 }), miss(400, { cpu: 4.4, p99: 400 }), miss(600, { cpu: 2.9 })], 23)
+    ]
+    const result = { summary: summarizeCampaign(runs), startedAt: 'x', profile: 'test', machine: { nproc: 2, cpuModel: 'cpu', git: { commit: 'abc' } } }
+    const t = result.summary.comparisons.tracingCost
+    expect(t.maxRate).toBeNull()
+    expect(t.atCommonRate).toMatchObject({ rate: 400, basis: 'kept up', a: { p99: 300, cpuMsPerTransfer: 4 }, b: { p99: 400, cpuMsPerTransfer: 4.2 } })
+    expect(t.cpuPerTransfer).toBe(1.05)
+    const rows = withinResult(result)
+    expect(rows.find((r) => r.metric === 'CPU / transfer at 400/s (kept up): traced ÷ off').value).toBe(1.05)
+    expect(rows.find((r) => r.metric === 'p50 at 400/s (kept up): traced ÷ off').value).toBe(1.333)
+    // Nothing kept up with by every run: nothing to compare.
+    runs[1].steps[0] = miss(200, { kept: false })
+    runs[1].steps[1] = miss(400, { kept: false })
+    expect(summarizeCampaign(runs).comparisons.tracingCost.atCommonRate).toBeNull()
+  })
+
   it('measures ratios between configurations, at a rate both sustained', () => {
     const c = campaign().summary.comparisons
     expect(c.batchedVsNaive.maxRate).toBe(5)
     expect(c.batchedVsNaive.singleP50).toBe(2.952) // 62 ÷ 21
     expect(c.batchedVsNaive.atCommonRate.rate).toBe(100)
     expect(c.tracingCost.maxRate).toBe(0.4)
-    expect(c.tracingCost.atCommonRate.rate).toBe(200)
+    expect(c.tracingCost.atCommonRate).toMatchObject({ rate: 200, basis: 'sustained' })
     expect(c.tracingCost.cpuPerTransfer).toBe(1.25) // 5 ÷ 4
   })
 })
