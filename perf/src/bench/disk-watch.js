@@ -20,7 +20,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { Worker } = require('node:worker_threads')
-const { round } = require('./schedule')
+const { round, keptUp } = require('./schedule')
 
 /**
  * The stalls that overlap [fromMs, toMs], clipped to it.
@@ -49,6 +49,18 @@ function stallsWithin (events, fromMs, toMs) {
 function stallsPhrase (s, thresholdMs) {
   if (!s || !s.count) return ''
   return `${s.count} disk ${s.count === 1 ? 'stall' : 'stalls'} ≥ ${thresholdMs} ms, longest ${s.maxMs} ms`
+}
+
+/**
+ * Of a run's steps that kept up but missed the target (its p99 bound: they
+ * kept up), how many had a disk stall at least as long as the bound in them:
+ * the p99 of such a step cannot be read as the switch's.
+ * @param {any[]} steps @param {number} p99TargetMs @param {number} [minSuccess]
+ * @returns {{ latencyMisses: number, withStall: number }}
+ */
+function stalledMisses (steps, p99TargetMs, minSuccess) {
+  const misses = steps.filter((s) => !s.meetsTarget && keptUp(s, minSuccess))
+  return { latencyMisses: misses.length, withStall: misses.filter((s) => s.disk && s.disk.maxMs >= p99TargetMs).length }
 }
 
 // The worker's loop: Atomics.wait sleeps without an event loop; the stop flag ends it.
@@ -110,4 +122,4 @@ function startDiskWatch (dir, { intervalMs = 20, thresholdMs = 20 } = {}) {
   }
 }
 
-module.exports = { startDiskWatch, stallsWithin, stallsPhrase }
+module.exports = { startDiskWatch, stallsWithin, stallsPhrase, stalledMisses }

@@ -6,6 +6,7 @@
 
 const { againstReference } = require('./speed-probe')
 const { describeProcesses } = require('./profiles')
+const { stalledMisses } = require('./disk-watch')
 
 /** @param {any} x median/min/max spread */
 const f = (x) => (x ? (x.n > 1 ? `${x.median} (${x.min}–${x.max})` : `${x.median}`) : '–')
@@ -147,6 +148,8 @@ function renderMarkdown (result, svgFiles) {
       L.push(`| ${st.offeredRate} | ${st.achievedRate} | ${n(l.p50)} | ${n(l.p90)} | ${n(l.p99)} | ${n(l.p999)} | ${n(l.max)} | ${(st.success * 100).toFixed(2)}% | ${st.backlog.growing ? 'growing' : 'flat'} (${st.backlog.growthMs} ms) | ${st.valid ? 'ok' : '**INVALID**'} | ` +
         `${n(st.sql.statementsPerTransfer)} | ${n(st.sql.commitsPerTransfer)} | ${n(st.sql.pageReadsPerTransfer)} / ${n(st.sql.pagesCreatedPerTransfer)} / ${n(st.sql.pagesWrittenPerTransfer)} | ${n(st.stages?.sharedTransactions?.busyShare)} | ${st.disk ? `${st.disk.count}${st.disk.count ? ` (${st.disk.maxMs})` : ''}` : '–'} | ${n(st.kafka.perTransfer)} / ${n(st.kafka.requests?.perTransfer)} | ${cpu} | ${st.cpu.otherProcessesPctCore}${st.cpu.stealPct ? ` (steal ${st.cpu.stealPct}%)` : ''} | ${st.meetsTarget ? 'meets target' : st.reasons.join('; ')}${st.discardedContendedAttempts ? ` (measured again: ${st.discardedContendedAttempts.length} earlier attempt(s) ran while other processes used > ${s.quiet.maxOtherPctCore}% of a core)` : ''} |`)
     }
+    const sm = stalledMisses(run.steps, s.targets.p99TargetMs, s.targets.minSuccess)
+    if (sm.withStall) L.push('', `Of the ${sm.latencyMisses} ${sm.latencyMisses === 1 ? 'step' : 'steps'} that kept up but missed the p99 bound, ${sm.withStall} had a disk stall at least as long as the bound (*disk stalls*): the p99 of such a step is the disk's as much as the switch's.`)
     const shared = [...new Set(run.steps.flatMap((/** @type {any} */ st) => st.sql.otherClientsOnServer))]
     if (shared.length) L.push('', `Other databases had clients on the same MariaDB server during these steps (${shared.join(', ')}): the global Com_* counters include their statements, so SQL/t is an upper bound.`)
     L.push('')

@@ -3,7 +3,7 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { startDiskWatch, stallsWithin, stallsPhrase } = require('../../src/bench/disk-watch')
+const { startDiskWatch, stallsWithin, stallsPhrase, stalledMisses } = require('../../src/bench/disk-watch')
 
 describe('disk watch', () => {
   test('a step counts the stalls that overlap it, and only the part of each inside it as time stalled', () => {
@@ -23,6 +23,20 @@ describe('disk watch', () => {
     expect(stallsPhrase({ count: 1, maxMs: 25 }, 20)).toBe('1 disk stall ≥ 20 ms, longest 25 ms')
     expect(stallsPhrase({ count: 0, maxMs: 0 }, 20)).toBe('')
     expect(stallsPhrase(null, 20)).toBe('')
+  })
+
+  test('a run counts the steps that kept up but missed the p99 bound with a disk stall as long as the bound in them', () => {
+    const step = (/** @type {any} */ o) => ({ meetsTarget: false, success: 1, backlog: { growing: false }, sent: 10, scheduled: 10, valid: true, disk: { count: 1, maxMs: 0 }, ...o })
+    const steps = [
+      step({ meetsTarget: true, disk: { count: 1, maxMs: 300 } }), // met the target despite a stall
+      step({ disk: { count: 2, maxMs: 662 } }),
+      step({ disk: { count: 1, maxMs: 100 } }), // as long as the bound
+      step({ disk: { count: 1, maxMs: 60 } }), // shorter: the miss is not put on the disk
+      step({ disk: null }), // no watcher
+      step({ backlog: { growing: true }, disk: { count: 1, maxMs: 900 } }) // did not keep up: not a latency miss
+    ]
+    expect(stalledMisses(steps, 100)).toEqual({ latencyMisses: 4, withStall: 2 })
+    expect(stalledMisses([], 100)).toEqual({ latencyMisses: 0, withStall: 0 })
   })
 
   test('the watcher makes durable writes in its directory until stopped, and leaves nothing behind', async () => {
