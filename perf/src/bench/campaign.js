@@ -16,8 +16,7 @@ const path = require('node:path')
 const pino = require('pino')
 const { speedProbe, parallelProbe, fsyncProbe, againstReference } = require('./speed-probe')
 const { wakeProbe } = require('./wake-probe')
-const { startDiskWatch, stallsPhrase } = require('./disk-watch')
-const { round } = require('./schedule')
+const { startDiskWatch, overallPhrase } = require('./disk-watch')
 const { stackPaths } = require('../../../scripts/stack/paths')
 const { failLeftoverCallbacks } = require('./ledger-facts')
 const { createRepository } = require('../../../handlers/src/notification/repository')
@@ -188,8 +187,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
     await diskWatch.stop()
     await release()
   }
-  const dw = result.diskWatch
-  say(`disk watch: ${dw.failed ? `failed (${dw.failed})` : `${stallsPhrase(dw, dw.thresholdMs) || `no fsync stall ≥ ${dw.thresholdMs} ms`} in ${dw.seconds} s (${round(dw.stalledShare * 100, 2)}% of the time)`}`)
+  say(`disk watch: ${overallPhrase(result.diskWatch) || `failed (${result.diskWatch.failed})`}`)
   for (const run of result.runs) {
     for (const s of run.steps) if (!s.valid) result.problems.push(`${run.label} run ${run.rep} step ${s.offeredRate}/s INVALID: ${s.gates.filter((/** @type {any} */ g) => !g.ok).map((/** @type {any} */ g) => g.name).join(', ')}`)
     if (run.single && !run.single.valid) result.problems.push(`${run.label} run ${run.rep} single-transfer INVALID`)

@@ -11,6 +11,7 @@
 // machines are printed so that is visible.
 
 const fs = require('node:fs')
+const { overallPhrase } = require('./disk-watch')
 
 const METRICS = [
   ['max sustainable rate /s', (/** @type {any} */ c) => c.maxSustainableRate, 'higher is better'],
@@ -85,9 +86,8 @@ function withinResult (result) {
 
 /** The disk watcher's campaign total (disk-watch.js), when the file has one. @param {any} r */
 const diskStalls = (r) => {
-  const d = r.diskWatch
-  if (!d || d.failed) return ''
-  return `, disk stalls ≥ ${d.thresholdMs} ms: ${d.count} in ${d.seconds} s (${Math.round(d.stalledShare * 10000) / 100}% of the time, longest ${d.maxMs} ms)`
+  const phrase = r.diskWatch && overallPhrase(r.diskWatch)
+  return phrase ? `, ${phrase}` : ''
 }
 
 /** @param {any} r */

@@ -19,8 +19,9 @@
 
 const fs = require('node:fs')
 const path = require('node:path')
-const { Worker } = require('node:worker_threads')
+const { Worker, isMainThread, parentPort, workerData } = require('node:worker_threads')
 const { round, keptUp } = require('./schedule')
+const { timedDurableWrite } = require('./speed-probe')
 
 /**
  * The stalls that overlap [fromMs, toMs], clipped to it.
@@ -52,6 +53,17 @@ function stallsPhrase (s, thresholdMs) {
 }
 
 /**
+ * A campaign's total (startDiskWatch().overall()) in a phrase: "disk stalls
+ * ≥ 20 ms: 44 in 152.7 s (3.16% of the time, longest 661.9 ms)"; null when the
+ * watcher failed.
+ * @param {{ thresholdMs: number, count: number, seconds: number, stalledShare: number, maxMs: number, failed: string | null }} d
+ */
+function overallPhrase (d) {
+  if (d.failed) return null
+  return `disk stalls ≥ ${d.thresholdMs} ms: ${d.count} in ${d.seconds} s (${round(d.stalledShare * 100, 2)}% of the time, longest ${d.maxMs} ms)`
+}
+
+/**
  * Of a run's steps that kept up but missed the target (its p99 bound: they
  * kept up), how many had a disk stall at least as long as the bound in them:
  * the p99 of such a step cannot be read as the switch's.
@@ -63,29 +75,28 @@ function stalledMisses (steps, p99TargetMs, minSuccess) {
   return { latencyMisses: misses.length, withStall: misses.filter((s) => s.disk && s.disk.maxMs >= p99TargetMs).length }
 }
 
-// The worker's loop: Atomics.wait sleeps without an event loop; the stop flag ends it.
-const WORKER = `
-const fs = require('node:fs')
-const { parentPort, workerData } = require('node:worker_threads')
-const { file, intervalMs, thresholdMs, control } = workerData
-const flag = new Int32Array(control)
-const block = Buffer.alloc(4096, 7)
-const fd = fs.openSync(file, 'w')
-try {
-  while (Atomics.load(flag, 0) === 0) {
-    const at = Date.now()
-    const t0 = performance.now()
-    fs.writeSync(fd, block, 0, block.length, 0)
-    fs.fdatasyncSync(fd)
-    const ms = performance.now() - t0
-    if (ms >= thresholdMs) parentPort.postMessage({ at, ms })
-    Atomics.wait(flag, 0, 0, intervalMs)
+/**
+ * The worker's loop: a durable write every `intervalMs` until the stop flag is
+ * set, each one that took `thresholdMs` or more posted to the main thread.
+ * Atomics.wait sleeps without an event loop, and wakes at once on stop().
+ * @param {{ file: string, intervalMs: number, thresholdMs: number, control: SharedArrayBuffer }} opts
+ */
+function watchLoop ({ file, intervalMs, thresholdMs, control }) {
+  const flag = new Int32Array(control)
+  const block = Buffer.alloc(4096, 7)
+  const fd = fs.openSync(file, 'w')
+  try {
+    while (Atomics.load(flag, 0) === 0) {
+      const at = Date.now()
+      const ms = timedDurableWrite(fd, block)
+      if (ms >= thresholdMs) /** @type {import('node:worker_threads').MessagePort} */ (parentPort).postMessage({ at, ms })
+      Atomics.wait(flag, 0, 0, intervalMs)
+    }
+  } finally {
+    fs.closeSync(fd)
+    fs.rmSync(file, { force: true })
   }
-} finally {
-  fs.closeSync(fd)
-  fs.rmSync(file, { force: true })
 }
-`
 
 /**
  * Starts sampling. stop() ends the worker and removes its file.
@@ -95,8 +106,9 @@ try {
 function startDiskWatch (dir, { intervalMs = 20, thresholdMs = 20 } = {}) {
   fs.mkdirSync(dir, { recursive: true })
   const control = new SharedArrayBuffer(4)
+  const flag = new Int32Array(control)
   const file = path.join(dir, `disk-watch-${process.pid}.tmp`)
-  const worker = new Worker(WORKER, { eval: true, workerData: { file, intervalMs, thresholdMs, control } })
+  const worker = new Worker(__filename, { workerData: { diskWatch: { file, intervalMs, thresholdMs, control } } })
   // Never what keeps the benchmark's process alive.
   worker.unref()
   /** @type {Array<{ at: number, ms: number }>} */
@@ -115,11 +127,13 @@ function startDiskWatch (dir, { intervalMs = 20, thresholdMs = 20 } = {}) {
     /** Everything since the start, and what went wrong if the watcher did. */
     overall: () => ({ intervalMs, thresholdMs, seconds: round((Date.now() - startedAt) / 1000, 1), ...stallsWithin(events, startedAt, Date.now()), failed }),
     async stop () {
-      Atomics.store(new Int32Array(control), 0, 1)
-      Atomics.notify(new Int32Array(control), 0)
+      Atomics.store(flag, 0, 1)
+      Atomics.notify(flag, 0)
       await ended
     }
   }
 }
 
-module.exports = { startDiskWatch, stallsWithin, stallsPhrase, stalledMisses }
+if (!isMainThread && workerData && workerData.diskWatch) watchLoop(workerData.diskWatch)
+
+module.exports = { startDiskWatch, stallsWithin, stallsPhrase, overallPhrase, stalledMisses }

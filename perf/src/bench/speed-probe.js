@@ -68,6 +68,19 @@ async function parallelProbe ({ threads = os.availableParallelism(), tries = 3 }
 }
 
 /**
+ * One write of `block` at the start of `fd`'s file, made durable (fdatasync):
+ * what a database commit waits for. Blocks its thread.
+ * @param {number} fd @param {Buffer} block
+ * @returns {number} milliseconds
+ */
+function timedDurableWrite (fd, block) {
+  const t0 = performance.now()
+  fs.writeSync(fd, block, 0, block.length, 0)
+  fs.fdatasyncSync(fd)
+  return performance.now() - t0
+}
+
+/**
  * `count` 4 KB writes to one file in `dir`, each followed by fdatasync —
  * what a database commit waits for — timed one by one.
  * @param {string} dir on the filesystem to measure
@@ -82,12 +95,7 @@ function fsyncProbe (dir, { count = 200 } = {}) {
   /** @type {number[]} */
   const times = []
   try {
-    for (let i = 0; i < count; i++) {
-      const t0 = performance.now()
-      fs.writeSync(fd, block, 0, block.length, 0)
-      fs.fdatasyncSync(fd)
-      times.push(performance.now() - t0)
-    }
+    for (let i = 0; i < count; i++) times.push(timedDurableWrite(fd, block))
   } finally {
     fs.closeSync(fd)
     fs.rmSync(file, { force: true })
@@ -119,4 +127,4 @@ function againstReference (speedMs) {
   }
 }
 
-module.exports = { speedProbe, parallelProbe, fsyncProbe, againstReference, REFERENCE_SPEED_MS }
+module.exports = { speedProbe, parallelProbe, fsyncProbe, timedDurableWrite, againstReference, REFERENCE_SPEED_MS }
