@@ -147,7 +147,10 @@ async function runSequential ({ sim, apiUrl, count, timeoutMs = 30000 }) {
     const r = await send(sim.agent, target, 'POST', '/transfers', prepareHeaders(t.payer, t.payee), t.body)
     if (r.status !== 202) { failed++; continue }
     accepted++
-    const outcome = await Promise.race([final, new Promise((resolve) => setTimeout(resolve, timeoutMs, null))])
+    /** @type {NodeJS.Timeout | undefined} */
+    let timer
+    const outcome = await Promise.race([final, new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs, null) })])
+    clearTimeout(timer)
     if (!outcome || outcome.state !== 'COMMITTED') { failed++; continue }
     hist.record(outcome.at - start)
   }

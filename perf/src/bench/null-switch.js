@@ -30,7 +30,7 @@ async function startNullSwitch ({ callbacks, mode = 'full', port = 0 }) {
   const inFlight = new Map()
   const stats = { prepares: 0, fulfils: 0, badFulfilments: 0, errors: 0, callbackFailures: 0 }
 
-  /** @param {string} from @param {string} to @param {string} method @param {string} path @param {any} body */
+  /** @param {string} from @param {string} to @param {'POST' | 'PUT'} method @param {string} path @param {any} body */
   function notify (from, to, method, path, body) {
     const headers = { 'content-type': CONTENT_TYPE, date: httpDate(), 'fspiop-source': from, 'fspiop-destination': to }
     send(agent, target, method, `/${to}${path}`, headers, JSON.stringify(body)).then(
@@ -89,7 +89,14 @@ async function startNullSwitch ({ callbacks, mode = 'full', port = 0 }) {
   server.headersTimeout = 61000
   await new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(undefined)))
   const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`
-  return { url, stats, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve(undefined)) }) }
+  return {
+    url,
+    stats,
+    close: async () => {
+      await new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve(undefined)) })
+      await agent.destroy()
+    }
+  }
 }
 
 if (require.main === module) {
@@ -100,3 +107,5 @@ if (require.main === module) {
     process.once('SIGTERM', () => close().then(() => process.exit(0)))
   }, (err) => { console.error(err); process.exit(1) })
 }
+
+module.exports = { startNullSwitch }

@@ -16,7 +16,8 @@ const { createAgent, send, targetOf, httpDate } = require('./http-client')
 
 /**
  * @param {{ prefix: string, payers?: number, payees?: number, apiUrl: string, delayMs?: number, failRate?: number,
- *   agent?: http.Agent, random?: () => number }} opts
+ *   agent?: import('undici').Agent, random?: () => number }} opts
+ *   agent: the client's connection pool (closed with the simulators)
  */
 async function startSimulators ({ prefix, payers = 8, payees = 8, apiUrl, delayMs = 0, failRate = 0, agent = createAgent(), random = Math.random }) {
   const api = { target: targetOf(apiUrl) }
@@ -96,7 +97,10 @@ async function startSimulators ({ prefix, payers = 8, payees = 8, apiUrl, delayM
     expect: (id, fulfilment) => { fulfilments.set(id, fulfilment) },
     /** @param {FinalListener} fn */
     onFinal: (fn) => { listener = fn },
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve(undefined)) })
+    close: async () => {
+      await new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve(undefined)) })
+      await agent.destroy()
+    }
   }
 }
 

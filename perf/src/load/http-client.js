@@ -1,44 +1,39 @@
 'use strict'
 
-// A minimal keep-alive HTTP client for load: node:http with one Agent, the
-// body sent in one write, the answer read and dropped. Cheaper per request
-// than fetch, and the connection pool is explicit.
+// A minimal keep-alive HTTP client for load: one undici Agent (a pool of
+// keep-alive connections per origin), the body sent in one write, the answer
+// read and dropped. undici's client costs about half the CPU per request of
+// node:http's ClientRequest (26–49 against 50–78 µs for a prepare on the
+// Firecracker VM), and the generator and simulators share the machine with
+// the switch they measure.
 
-const http = require('node:http')
+const { Agent } = require('undici')
 
-/** @param {{ maxSockets?: number }} [opts] */
+/**
+ * @param {{ maxSockets?: number }} [opts] maxSockets: connections per origin at most
+ */
 function createAgent ({ maxSockets = 256 } = {}) {
-  return new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' })
+  return new Agent({ connections: maxSockets, pipelining: 1 })
 }
 
 /**
- * Sends one request; resolves with the status code and body text.
- * @param {http.Agent} agent
- * @param {{ host: string, port: number }} target
- * @param {string} method @param {string} path @param {Record<string, string>} headers @param {string} [body]
+ * Sends one request; resolves with the status code and body text, rejects
+ * when the connection fails or no answer (headers, then body) comes within
+ * `timeoutMs`.
+ * @param {Agent} agent
+ * @param {{ origin: string }} target
+ * @param {'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} method @param {string} path @param {Record<string, string>} headers @param {string} [body]
  * @param {number} [timeoutMs]
  * @returns {Promise<{ status: number, body: string }>}
  */
-function send (agent, target, method, path, headers, body, timeoutMs = 30000) {
-  return new Promise((resolve, reject) => {
-    const h = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) }
-    const req = http.request({ agent, host: target.host, port: target.port, method, path, headers: h, timeout: timeoutMs }, (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (d) => { text += d })
-      res.on('end', () => resolve({ status: res.statusCode || 0, body: text }))
-      res.on('error', reject)
-    })
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)))
-    req.on('error', reject)
-    req.end(body)
-  })
+async function send (agent, target, method, path, headers, body, timeoutMs = 30000) {
+  const res = await agent.request({ origin: target.origin, method, path, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
+  return { status: res.statusCode, body: await res.body.text() }
 }
 
 /** @param {string} url */
 function targetOf (url) {
-  const u = new URL(url)
-  return { host: u.hostname, port: Number(u.port) || 80 }
+  return { origin: new URL(url).origin }
 }
 
 /** The Date header, rebuilt at most once per second. */
