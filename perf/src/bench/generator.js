@@ -11,6 +11,7 @@ const { openSchedule } = require('./schedule')
 const { createHistogram } = require('./histogram')
 const { prepareBody, CONTENT_TYPE } = require('../load/client')
 const { send, targetOf, httpDate } = require('../load/http-client')
+const { settledWithin } = require('../../../shared/src/settled-within')
 
 /**
  * Requests for `n` transfers between the simulators' payers and payees.
@@ -147,11 +148,9 @@ async function runSequential ({ sim, apiUrl, count, timeoutMs = 30000 }) {
     const r = await send(sim.agent, target, 'POST', '/transfers', prepareHeaders(t.payer, t.payee), t.body)
     if (r.status !== 202) { failed++; continue }
     accepted++
-    /** @type {NodeJS.Timeout | undefined} */
-    let timer
-    const outcome = await Promise.race([final, new Promise((resolve) => { timer = setTimeout(resolve, timeoutMs, null) })])
-    clearTimeout(timer)
-    if (!outcome || outcome.state !== 'COMMITTED') { failed++; continue }
+    if (!(await settledWithin(final, timeoutMs))) { failed++; continue }
+    const outcome = await final
+    if (outcome.state !== 'COMMITTED') { failed++; continue }
     hist.record(outcome.at - start)
   }
   sim.onFinal(() => {})

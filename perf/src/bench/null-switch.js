@@ -18,13 +18,13 @@
 const http = require('node:http')
 const crypto = require('node:crypto')
 const { parseArgs } = require('node:util')
-const { createAgent, send, targetOf, httpDate } = require('../load/http-client')
+const { createAgent, send, targetOf, closeServer, httpDate } = require('../load/http-client')
 
 const CONTENT_TYPE = 'application/vnd.interoperability.transfers+json;version=1.1'
 
 /** @param {{ callbacks: string, mode?: 'full' | 'direct', port?: number }} opts */
 async function startNullSwitch ({ callbacks, mode = 'full', port = 0 }) {
-  const agent = createAgent({ maxSockets: 256 })
+  const agent = createAgent()
   const target = targetOf(callbacks)
   /** @type {Map<string, { payer: string, payee: string, condition: string }>} */
   const inFlight = new Map()
@@ -93,7 +93,7 @@ async function startNullSwitch ({ callbacks, mode = 'full', port = 0 }) {
     url,
     stats,
     close: async () => {
-      await new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve(undefined)) })
+      await closeServer(server)
       await agent.destroy()
     }
   }

@@ -8,7 +8,7 @@
 
 const http = require('node:http')
 const { CONTENT_TYPE } = require('./client')
-const { createAgent, send, targetOf, httpDate } = require('./http-client')
+const { createAgent, send, targetOf, closeServer, httpDate } = require('./http-client')
 
 /**
  * @typedef {(transferId: string, state: string, atMs: number, errorCode?: string) => void} FinalListener
@@ -16,10 +16,11 @@ const { createAgent, send, targetOf, httpDate } = require('./http-client')
 
 /**
  * @param {{ prefix: string, payers?: number, payees?: number, apiUrl: string, delayMs?: number, failRate?: number,
- *   agent?: import('undici').Agent, random?: () => number }} opts
- *   agent: the client's connection pool (closed with the simulators)
+ *   random?: () => number }} opts
  */
-async function startSimulators ({ prefix, payers = 8, payees = 8, apiUrl, delayMs = 0, failRate = 0, agent = createAgent(), random = Math.random }) {
+async function startSimulators ({ prefix, payers = 8, payees = 8, apiUrl, delayMs = 0, failRate = 0, random = Math.random }) {
+  /** The connection pool for the payees' answers and the generator's requests; closed with the simulators. */
+  const agent = createAgent()
   const api = { target: targetOf(apiUrl) }
   /** transferId → fulfilment, set by the generator for the payee. */
   const fulfilments = new Map()
@@ -98,7 +99,7 @@ async function startSimulators ({ prefix, payers = 8, payees = 8, apiUrl, delayM
     /** @param {FinalListener} fn */
     onFinal: (fn) => { listener = fn },
     close: async () => {
-      await new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve(undefined)) })
+      await closeServer(server)
       await agent.destroy()
     }
   }

@@ -21,19 +21,28 @@ function createAgent ({ maxSockets = 256 } = {}) {
  * when the connection fails or no answer (headers, then body) comes within
  * `timeoutMs`.
  * @param {Agent} agent
- * @param {{ origin: string }} target
+ * @param {string} origin where the request goes (targetOf)
  * @param {'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} method @param {string} path @param {Record<string, string>} headers @param {string} [body]
  * @param {number} [timeoutMs]
  * @returns {Promise<{ status: number, body: string }>}
  */
-async function send (agent, target, method, path, headers, body, timeoutMs = 30000) {
-  const res = await agent.request({ origin: target.origin, method, path, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
+async function send (agent, origin, method, path, headers, body, timeoutMs = 30000) {
+  const res = await agent.request({ origin, method, path, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
   return { status: res.statusCode, body: await res.body.text() }
 }
 
-/** @param {string} url */
+/** The origin of a base URL (scheme, host and port; any path dropped). @param {string} url */
 function targetOf (url) {
-  return { origin: new URL(url).origin }
+  return new URL(url).origin
+}
+
+/**
+ * Stops a server and drops its keep-alive connections, which would otherwise
+ * hold close() open until they idle out.
+ * @param {import('node:http').Server} server @returns {Promise<void>}
+ */
+function closeServer (server) {
+  return new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
 }
 
 /** The Date header, rebuilt at most once per second. */
@@ -45,4 +54,4 @@ function httpDate () {
   return dateCache.value
 }
 
-module.exports = { createAgent, send, targetOf, httpDate }
+module.exports = { createAgent, send, targetOf, closeServer, httpDate }

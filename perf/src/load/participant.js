@@ -14,6 +14,7 @@ function newCondition () {
 }
 
 const { CONTENT_TYPE } = require('./client')
+const { closeServer } = require('./http-client')
 
 /**
  * @param {string} name
@@ -131,7 +132,7 @@ async function startParticipant (name, switchyard) {
         waiters.add(waiter)
       })
     },
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
+    close: () => closeServer(server)
   }
 }
 
