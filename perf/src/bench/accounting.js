@@ -236,6 +236,27 @@ async function durableSettings (db) {
   }
 }
 
+/**
+ * How the machine's idle vCPUs wait: the cpuidle driver and governor, and the
+ * guest halt-polling window when the haltpoll governor is in use (a virtual
+ * machine's idle vCPU that polls for a while before it halts is woken without
+ * the host's help; one that halts at once costs every hop a wake-up through
+ * the host — docs/performance.md, twenty-fifth round). Read from sysfs under
+ * `sys`; null where the machine does not say.
+ * @param {string} [sys]
+ * @returns {{ driver: string | null, governor: string | null, haltPollUs: number | null }}
+ */
+function cpuIdle (sys = '/sys') {
+  /** @param {string} file */
+  const read = (file) => { try { return fs.readFileSync(`${sys}/${file}`, 'utf8').trim() || null } catch { return null } }
+  const pollNs = read('module/haltpoll/parameters/guest_halt_poll_ns')
+  return {
+    driver: read('devices/system/cpu/cpuidle/current_driver'),
+    governor: read('devices/system/cpu/cpuidle/current_governor_ro') || read('devices/system/cpu/cpuidle/current_governor'),
+    haltPollUs: pollNs !== null && /^\d+$/.test(pollNs) ? Number(pollNs) / 1000 : null
+  }
+}
+
 /** @param {string} root */
 function machineInfo (root) {
   let commit = null; let dirty = null
@@ -250,8 +271,9 @@ function machineInfo (root) {
     kernel: os.release(),
     node: process.version,
     loadavg: os.loadavg().map((v) => round(v)),
+    cpuIdle: cpuIdle(),
     git: { commit, uncommittedFiles: dirty }
   }
 }
 
-module.exports = { COUNTERS, processAgeS, cpuSnapshot, cpuDelta, waitForQuiet, sqlCounters, sqlDelta, otherDbClients, topicMessages, kafkaDelta, durableSettings, machineInfo }
+module.exports = { COUNTERS, processAgeS, cpuSnapshot, cpuDelta, waitForQuiet, sqlCounters, sqlDelta, otherDbClients, topicMessages, kafkaDelta, durableSettings, machineInfo, cpuIdle }

@@ -23,6 +23,21 @@ function codeUnderTest (code, git) {
   return `the working tree at commit \`${n(git.commit)}\` with ${git.uncommittedFiles} uncommitted file(s)`
 }
 
+/**
+ * How idle vCPUs wait, when the machine says (accounting.cpuIdle).
+ * @param {{ driver: string | null, governor: string | null, haltPollUs: number | null } | undefined} idle
+ */
+function idleNote (idle) {
+  if (!idle || !(idle.driver || idle.governor)) return ''
+  let poll = ''
+  if (idle.haltPollUs !== null) {
+    poll = idle.haltPollUs > 0
+      ? `, an idle vCPU polls for up to ${idle.haltPollUs} µs before it halts`
+      : ', an idle vCPU halts at once (guest_halt_poll_ns=0): every hop to a process on a halted vCPU waits for the host to run it again'
+  }
+  return ` CPU idle: driver ${idle.driver || 'unknown'}, governor ${idle.governor || 'unknown'}${poll}.`
+}
+
 /** @param {any} result @param {Record<string, string>} svgFiles */
 function renderMarkdown (result, svgFiles) {
   const L = []
@@ -32,7 +47,7 @@ function renderMarkdown (result, svgFiles) {
   L.push(`Command: \`${result.command}\` — took ${result.durationS} s.`, '')
   L.push(`Machine: ${m.nproc} cores (${m.cpuModel}), ${m.memoryGiB} GiB, Linux ${m.kernel}, Node ${m.node}; load average at start ${m.loadavg.join(' ')}. ` +
     `Code under test: ${codeUnderTest(result.code, m.git)}` +
-    `${result.code ? ` (copied once for the whole campaign, digest ${result.code.digest})` : ''}.`, '')
+    `${result.code ? ` (copied once for the whole campaign, digest ${result.code.digest})` : ''}.${idleNote(m.cpuIdle)}`, '')
   if (result.machineProbe) {
     const { start, end } = result.machineProbe
     const before = result.runs.map((/** @type {any} */ r) => r.machineProbe).filter(Boolean)
@@ -157,4 +172,4 @@ function renderMarkdown (result, svgFiles) {
   return L.join('\n')
 }
 
-module.exports = { renderMarkdown }
+module.exports = { idleNote, renderMarkdown }
