@@ -127,33 +127,53 @@ async function runOpenStep ({ sim, apiUrl, rate, durationMs, maxBacklogMs = 3000
 
 /**
  * Transfers one at a time: the next is sent when the previous one's final
- * callback has arrived. Latency is send → payer's final callback.
- * @param {{ sim: any, apiUrl: string, count: number, timeoutMs?: number }} opts
+ * callback has arrived. Latency is send → payer's final callback. With
+ * `concurrency` above 1, that many such senders run side by side (a closed
+ * loop: never more transfers in flight than senders, so it cannot overload
+ * even the one-message-per-batch pipeline); the bench warms a fresh switch
+ * that way before it measures single transfers.
+ * @param {{ sim: any, apiUrl: string, count: number, timeoutMs?: number, concurrency?: number }} opts
  */
-async function runSequential ({ sim, apiUrl, count, timeoutMs = 30000 }) {
+async function runSequential ({ sim, apiUrl, count, timeoutMs = 30000, concurrency = 1 }) {
   const transfers = makeTransfers(sim, count)
   const target = targetOf(apiUrl)
   const hist = createHistogram()
   let failed = 0
   let accepted = 0
-  /** @type {{ id: string, resolve: (v: { state: string, at: number }) => void } | null} */
-  let waiting = null
-  sim.onFinal((/** @type {string} */ id, /** @type {string} */ state, /** @type {number} */ at) => { if (waiting && waiting.id === id) waiting.resolve({ state, at }) })
-  const ids = []
-  for (const t of transfers) {
-    sim.expect(t.id, t.fulfilment)
-    ids.push(t.id)
-    const final = new Promise((resolve) => { waiting = { id: t.id, resolve } })
-    const start = performance.now()
-    const r = await send(sim.agent, target, 'POST', '/transfers', prepareHeaders(t.payer, t.payee), t.body)
-    if (r.status !== 202) { failed++; continue }
-    accepted++
-    if (!(await settledWithin(final, timeoutMs))) { failed++; continue }
-    const outcome = await final
-    if (outcome.state !== 'COMMITTED') { failed++; continue }
-    hist.record(outcome.at - start)
+  /** @type {Map<string, (v: { state: string, at: number }) => void>} the final callbacks awaited, by transfer id */
+  const waiting = new Map()
+  sim.onFinal((/** @type {string} */ id, /** @type {string} */ state, /** @type {number} */ at) => {
+    const resolve = waiting.get(id)
+    if (resolve) resolve({ state, at })
+  })
+  const ids = transfers.map((t) => t.id)
+  let next = 0
+  async function sender () {
+    while (next < transfers.length) {
+      const t = transfers[next++]
+      sim.expect(t.id, t.fulfilment)
+      /** @type {Promise<{ state: string, at: number }>} */
+      const final = new Promise((resolve) => { waiting.set(t.id, resolve) })
+      try {
+        const start = performance.now()
+        const r = await send(sim.agent, target, 'POST', '/transfers', prepareHeaders(t.payer, t.payee), t.body)
+        if (r.status !== 202) { failed++; continue }
+        accepted++
+        if (!(await settledWithin(final, timeoutMs))) { failed++; continue }
+        const outcome = await final
+        if (outcome.state !== 'COMMITTED') { failed++; continue }
+        hist.record(outcome.at - start)
+      } finally {
+        waiting.delete(t.id)
+      }
+    }
   }
-  sim.onFinal(() => {})
+  try {
+    // A sender that throws (the API unreachable) stops the others after their current transfer.
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, count)) }, () => sender().catch((err) => { next = transfers.length; throw err })))
+  } finally {
+    sim.onFinal(() => {})
+  }
   return { count, failed, accepted, committedCallbacks: hist.count, latency: hist.summary(), ids }
 }
 

@@ -23,7 +23,11 @@ const common = {
   payees: 8,
   payeeDelayMs: 0,
   payeeFailRate: 0,
-  warmup: 30,
+  // Before the single transfers, unmeasured: this many transfers from this
+  // many closed-loop senders (run.js): a fresh process's code is not yet
+  // optimised, and a running switch's is.
+  warmup: 1000,
+  warmupConcurrency: 8,
   // After the single transfers, an unmeasured load at half the ladder's first rate (run.js).
   warmupLoadMs: 4000,
   // A broker that started less than youngerThanS ago has not compiled its hot
@@ -66,6 +70,8 @@ const PROFILES = {
   quick: {
     ...common,
     single: 200,
+    // Half the full profile's: the naive pipeline takes it at ~60/s.
+    warmup: 500,
     stepMs: 8000,
     warmupLoadMs: 2000,
     // 20 s, not the full profile's 60: a fresh machine's broker is always young, and the

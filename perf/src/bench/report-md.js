@@ -24,6 +24,16 @@ function codeUnderTest (code, git) {
 }
 
 /**
+ * A run's single-transfer line: its latency, the work per transfer and what the machine did meanwhile.
+ * @param {any} run a result's runs[] entry with `single`
+ */
+function singleLine (run) {
+  const sg = run.single
+  return `Single transfer (${sg.count} sequential, ${sg.failed} failed${run.warmup ? `; after ${run.warmup.count} unmeasured warm-up transfers from ${run.warmup.concurrency} concurrent senders, ${Math.round(run.warmup.ms / 100) / 10} s` : ''}): p50 ${sg.latency.p50} ms, p90 ${sg.latency.p90}, p99 ${sg.latency.p99}, max ${sg.latency.max}; ` +
+    `${sg.sql.statementsPerTransfer} SQL, ${sg.sql.commitsPerTransfer} commits, ${sg.sql.pageReadsPerTransfer} disk page reads, ${sg.sql.pagesCreatedPerTransfer} pages created and ${sg.sql.pagesWrittenPerTransfer ?? '–'} pages written per transfer; other processes used ${sg.cpu.otherProcessesPctCore}% of a core meanwhile;${sg.disk && sg.disk.count ? ` the disk stalled ${sg.disk.count} times (longest ${sg.disk.maxMs} ms);` : ''} gates ${sg.valid ? 'passed' : '**FAILED**'}.`
+}
+
+/**
  * How idle vCPUs wait, when the machine says (accounting.cpuIdle).
  * @param {{ driver: string | null, governor: string | null, haltPollUs: number | null } | undefined} idle
  */
@@ -146,11 +156,7 @@ function renderMarkdown (result, svgFiles) {
   for (const run of result.runs) {
     L.push(`### ${run.label}, repetition ${run.rep} (${run.runId})${run.machineProbe ? `, speed probe ${run.machineProbe.speedMs} ms (all cores ${run.machineProbe.parallelMs} ms, fsync p50 ${run.machineProbe.fsyncMs.p50} / p99 ${run.machineProbe.fsyncMs.p99} ms${run.machineProbe.wakeUs ? `, process round trip p50 ${run.machineProbe.wakeUs.p50} µs` : ''})` : ''}`, '')
     if (run.errors.length) L.push(`Run failed: \`${run.errors[0].split('\n')[0]}\``, '')
-    if (run.single) {
-      const sg = run.single
-      L.push(`Single transfer (${sg.count} sequential, ${sg.failed} failed): p50 ${sg.latency.p50} ms, p90 ${sg.latency.p90}, p99 ${sg.latency.p99}, max ${sg.latency.max}; ` +
-        `${sg.sql.statementsPerTransfer} SQL, ${sg.sql.commitsPerTransfer} commits, ${sg.sql.pageReadsPerTransfer} disk page reads, ${sg.sql.pagesCreatedPerTransfer} pages created and ${sg.sql.pagesWrittenPerTransfer ?? '–'} pages written per transfer; other processes used ${sg.cpu.otherProcessesPctCore}% of a core meanwhile;${sg.disk && sg.disk.count ? ` the disk stalled ${sg.disk.count} times (longest ${sg.disk.maxMs} ms);` : ''} gates ${sg.valid ? 'passed' : '**FAILED**'}.`, '')
-    }
+    if (run.single) L.push(singleLine(run), '')
     L.push(`Max sustainable rate: **${run.maxSustainableRate}/s**; kept up with ${run.maxKeptUpRate}/s.` +
       (run.traceBytes ? ` Trace files written: ${Math.round(run.traceBytes / 2 ** 20)} MiB.` : '') +
       (run.idle ? ` Idle, % of a core: ${Object.entries(run.idle.processes).filter(([k]) => k !== 'generator').map(([k, v]) => `${k} ${/** @type {any} */ (v).pctCore}`).join(', ')}.` : ''), '')
@@ -172,4 +178,4 @@ function renderMarkdown (result, svgFiles) {
   return L.join('\n')
 }
 
-module.exports = { idleNote, renderMarkdown }
+module.exports = { idleNote, singleLine, renderMarkdown }

@@ -132,12 +132,22 @@ async function benchRun ({ label, env, handlerProcesses, profile, db, stackPids,
   // A Kafka admin client per run: one that has seen a deleted topic keeps asking for it.
   const admin = createKafkaFromConfig(sut.config).admin()
   await admin.connect()
-  const out = { label, env, runId: sut.runId, startMs: sut.startMs, single: null, idle: null, warmupLoad: /** @type {any} */ (null), steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, traceBytes: /** @type {number | null} */ (null), errors: [] }
+  const out = { label, env, runId: sut.runId, startMs: sut.startMs, single: null, idle: null, warmup: /** @type {{ count: number, concurrency: number, ms: number } | null} */ (null), warmupLoad: /** @type {any} */ (null), steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, traceBytes: /** @type {number | null} */ (null), errors: [] }
   try {
     const client = createClient({ apiUrl: sut.apiUrl, adminUrl: sut.adminUrl, hubName: sut.config.HUB_NAME })
     for (const p of [...sim.payers, ...sim.payees]) await client.provision(p, { ndc: '10000000000', deposit: '10000000000' })
-    const warm = await runSequential({ sim, apiUrl: sut.apiUrl, count: profile.warmup, timeoutMs: 60000 })
+    // Freshly started processes run their code in V8's interpreter and
+    // baseline tiers until it is hot enough to optimise: after 30 warm-up
+    // transfers the handler process still spent a tenth of its samples in
+    // the optimising compiler while single transfers were measured, and used
+    // 30-40% more CPU per transfer than after 1,500 (docs/performance.md,
+    // twenty-sixth round). A running switch is warm, so the single transfers
+    // are measured after a warm-up from a few closed-loop senders, which no
+    // pipeline can fall behind on.
+    const warmStart = performance.now()
+    const warm = await runSequential({ sim, apiUrl: sut.apiUrl, count: profile.warmup, concurrency: profile.warmupConcurrency, timeoutMs: 60000 })
     if (warm.failed) throw new Error(`warm-up: ${warm.failed} of ${warm.count} transfers failed: ${JSON.stringify(sim.stats)} ${JSON.stringify(sut.output())}`)
+    out.warmup = { count: warm.count, concurrency: profile.warmupConcurrency, ms: Math.round(performance.now() - warmStart) }
     const ctx = { db, admin, sut, sim, dbName, diskWatch, quiet: profile.quiet, pids: { api: sut.pids.api, handlers: sut.pids.handlers, ...stackPids, generator: process.pid } }
 
     // What the processes use with nothing to do: the fixed cost inside every per-transfer figure.
@@ -221,7 +231,7 @@ async function warmBroker ({ env, profile, db, stackPids, dbName, codeDir, say }
   const run = await benchRun({
     label: 'broker-warmup',
     env,
-    profile: { ...profile, single: 0, idleMs: 0, rates: [], warmupRate: rate, warmupLoadMs: durationMs, cpuProfDir: undefined, keepTracesDir: null },
+    profile: { ...profile, warmup: 30, single: 0, idleMs: 0, rates: [], warmupRate: rate, warmupLoadMs: durationMs, cpuProfDir: undefined, keepTracesDir: null },
     db,
     stackPids,
     dbName,

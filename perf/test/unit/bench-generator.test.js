@@ -33,6 +33,22 @@ describe('load generator against the null switch', () => {
     expect(nullSwitch.stats.badFulfilments).toBe(0)
   })
 
+  test('concurrent senders form a closed loop: never more transfers in flight than senders, every one committed', async () => {
+    let inFlight = 0
+    let most = 0
+    // The simulators as the generator sees them, counting the transfers between expect and final callback.
+    const counted = {
+      ...sim,
+      expect: (/** @type {string} */ id, /** @type {string} */ fulfilment) => { most = Math.max(most, ++inFlight); sim.expect(id, fulfilment) },
+      onFinal: (/** @type {Function} */ fn) => sim.onFinal((/** @type {any[]} */ ...args) => { inFlight--; fn(...args) })
+    }
+    const r = await runSequential({ sim: counted, apiUrl: nullSwitch.url, count: 40, concurrency: 4 })
+    expect(r).toMatchObject({ count: 40, failed: 0, accepted: 40, committedCallbacks: 40 })
+    expect(new Set(r.ids).size).toBe(40)
+    expect(most).toBe(4)
+    expect(inFlight).toBe(0)
+  })
+
   test('an open step sends on schedule and every transfer finishes committed', async () => {
     const r = await runOpenStep({ sim, apiUrl: nullSwitch.url, rate: 200, durationMs: 500 })
     expect(r.scheduled).toBe(100)
