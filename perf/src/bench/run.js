@@ -140,7 +140,7 @@ async function benchRun ({ label, env, handlerProcesses, profile, db, stackPids,
     // baseline tiers until it is hot enough to optimise: after 30 warm-up
     // transfers the handler process still spent a tenth of its samples in
     // the optimising compiler while single transfers were measured, and used
-    // 30-40% more CPU per transfer than after 1,500 (docs/performance.md,
+    // 40-90% more CPU per transfer than after 1,500 (docs/performance.md,
     // twenty-sixth round). A running switch is warm, so the single transfers
     // are measured after a warm-up from a few closed-loop senders, which no
     // pipeline can fall behind on.
