@@ -52,6 +52,7 @@ async function startHandlers (runtime, requested) {
       lingerMs: config.DB_SHARED_LINGER_MS,
       lingerShare: config.DB_SHARED_LINGER_SHARE,
       busyRecords: config.DB_SHARED_BUSY_RECORDS,
+      overlapCommit: config.DB_SHARED_OVERLAP_COMMIT,
       onGroup: runtime.metrics.sharedTransactions.onGroup
     })
     : null

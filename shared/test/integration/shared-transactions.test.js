@@ -168,6 +168,97 @@ test('with two open at once, a chunk does not wait for a slow one', async () => 
   expect(await rowsOf(name)).toEqual(['quick', 'slow'])
 })
 
+describe('with overlapCommit', () => {
+  /**
+   * A table with a row `lock` that another connection holds FOR UPDATE until
+   * released: a chunk whose writes update it keeps its COMMIT on its way.
+   */
+  async function heldRow () {
+    const name = await table()
+    await db(name).insert({ id: 'lock', note: 'held' })
+    const holder = await db.transaction()
+    await holder.raw(`SELECT id FROM ${name} WHERE id = 'lock' FOR UPDATE`)
+    return { name, release: () => holder.commit() }
+  }
+
+  /** A chunk that inserts its row and updates `lock` (which waits while it is held). @param {string} name @param {string} id */
+  const blockedWork = (name, id) => async ({ writes, begin }) => {
+    await begin([{ sql: 'SELECT CONNECTION_ID() AS id', bindings: [] }])
+    writes.add(`INSERT INTO ${name} (id, note) VALUES (?, ?)`, [id, `from ${id}`])
+    writes.add(`UPDATE ${name} SET note = ? WHERE id = 'lock'`, [`by ${id}`])
+    return id
+  }
+
+  /** Resolves once a connection waits in the UPDATE of the held row: that transaction's writes and COMMIT are sent. @param {string} name */
+  async function commitWaiting (name) {
+    const waiting = async () => Number((await db.raw('SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE ?', [`UPDATE ${name} SET note%`]))[0][0].n)
+    while (!(await waiting())) await pause(5)
+  }
+
+  /**
+   * A shared transaction of two chunks (a lone chunk keeps its own transaction
+   * until it commits) whose COMMIT waits for the held row.
+   * @param {ReturnType<typeof createSharedTransactions>} shared @param {string} name
+   */
+  async function firstWaiting (shared, name) {
+    const first = Promise.all([shared.run(blockedWork(name, 'first')), shared.run(insertWork(name, 'with-first'))])
+    await commitWaiting(name)
+    return { first }
+  }
+
+  test('the next one takes chunks, reads and commits while the one before waits for its COMMIT', async () => {
+    const { name, release } = await heldRow()
+    const { shared, groups } = recording({ overlapCommit: true })
+    let firstDone = false
+    const first = (await firstWaiting(shared, name)).first.then((v) => { firstDone = true; return v })
+    // Two chunks ready together: one transaction, committed while the first still waits.
+    const [x, y] = await Promise.all([shared.run(insertWork(name, 'x')), shared.run(insertWork(name, 'y'))])
+    expect(firstDone).toBe(false)
+    expect(x.connection).toBe(y.connection)
+    // The first's row is not committed yet, so neither sees it (only `lock`).
+    expect([x.before, y.before]).toEqual([1, 1])
+    expect(groups).toEqual([{ members: 2, records: 2, rolledBack: false }])
+    await release()
+    expect((await first)[0]).toBe('first')
+    expect(groups).toEqual([{ members: 2, records: 2, rolledBack: false }, { members: 2, records: 2, rolledBack: false }])
+    expect(await rowsOf(name)).toEqual(['first', 'lock', 'with-first', 'x', 'y'])
+    expect((await db(name).where({ id: 'lock' }).first()).note).toBe('by first')
+  })
+
+  test('a chunk that locks a row the committing one wrote waits for that commit and reads it', async () => {
+    const { name, release } = await heldRow()
+    const { shared } = recording({ overlapCommit: true })
+    const { first } = await firstWaiting(shared, name)
+    let readDone = false
+    const reader = shared.run(async ({ writes, begin }) => {
+      const [rows] = await begin([{ sql: `SELECT note FROM ${name} WHERE id = 'first' FOR UPDATE`, bindings: [] }])
+      readDone = true
+      writes.add(`UPDATE ${name} SET note = ? WHERE id = 'first'`, [`${rows[0] ? rows[0].note : 'nothing'}, then the reader`])
+      return rows.map((r) => r.note)
+    })
+    await pause(100)
+    expect(readDone).toBe(false)
+    await release()
+    expect(await reader).toEqual(['from first'])
+    await first
+    expect((await db(name).where({ id: 'first' }).first()).note).toBe('from first, then the reader')
+  })
+
+  test('without it, the next one waits for the commit (one place, as ever)', async () => {
+    const { name, release } = await heldRow()
+    const { shared } = recording()
+    const { first } = await firstWaiting(shared, name)
+    let nextDone = false
+    const next = shared.run(insertWork(name, 'next')).then((v) => { nextDone = true; return v })
+    await pause(150)
+    expect(nextDone).toBe(false)
+    await release()
+    await first
+    // It began after the first had committed: it sees the first's rows.
+    expect((await next).before).toBe(3)
+  })
+})
+
 test('a chunk whose work throws gets its error; the others are rolled back and committed alone', async () => {
   const name = await table()
   const { shared, groups } = recording()
