@@ -74,7 +74,9 @@
 // open at once (`maxOpen` 2) would. A read of a row the committing one wrote
 // waits for its row lock and then sees the commit (READ COMMITTED), as it
 // would from any other connection; a deadlock between the two rolls one back,
-// and its chunks run again alone, as for any failed shared write.
+// and its chunks run again alone, as for any failed shared write. The next one
+// does not wait for the consumers whose chunks are in the one committing:
+// their next chunks come only after that commit.
 
 const { createWriteBatch } = require('./write-batch')
 const { withFoldedTransaction, openFolded, SharedReadError } = require('./folded-transaction')
@@ -123,6 +125,8 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
   let lastBusy = false
   /** Whose chunks each of the last few busy ones carried, the latest last. @type {Set<unknown>[]} */
   const recentSources = []
+  /** Whose chunks each shared transaction whose COMMIT is on its way carries (overlapCommit). @type {Set<unknown>[]} */
+  const committing = []
   /** Running mean of the busy ones' own time (see above), in ms; null before the first. @type {number | null} */
   let ownMs = null
 
@@ -167,6 +171,7 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
     // that have no chunk among these.
     const missing = new Set(lingerMs > 0 && lastBusy ? recentSources.flatMap((sources) => [...sources]) : [])
     for (const m of members) missing.delete(m.source)
+    for (const sources of committing) for (const s of sources) missing.delete(s)
     open++
     let released = false
     /**
@@ -184,12 +189,23 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
       open--
       schedule()
     }
-    const done = members.length === 1 && !missing.size ? runAlone(members[0]) : runGroup(members, missing, overlapCommit ? release : null)
+    /** @type {Set<unknown> | null} */
+    let inCommit = null
+    /** @param {Carried} carried */
+    const sending = (carried) => {
+      inCommit = carried.sources
+      committing.push(inCommit)
+      release(carried)
+    }
+    const done = members.length === 1 && !missing.size ? runAlone(members[0]) : runGroup(members, missing, overlapCommit ? sending : null)
     done.then((carried) => {
       const { records, own } = carried
       if (lingerShare > 0 && own !== undefined && records >= busyRecords) ownMs = ownMs === null ? own : ownMs + OWN_TIME_WEIGHT * (own - ownMs)
       release(carried)
-    }).finally(() => release(null))
+    }).finally(() => {
+      if (inCommit) committing.splice(committing.indexOf(inCommit), 1)
+      release(null)
+    })
   }
 
   /**

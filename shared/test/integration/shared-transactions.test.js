@@ -244,6 +244,23 @@ describe('with overlapCommit', () => {
     expect((await db(name).where({ id: 'first' }).first()).note).toBe('from first, then the reader')
   })
 
+  test('after a busy one, the next does not wait for the consumers whose chunks are in the one committing', async () => {
+    const { name, release } = await heldRow()
+    // A window of a minute would outlast the test: if the next waited for c2, it would not finish.
+    const { shared, groups } = recording({ overlapCommit: true, lingerMs: 60000, busyRecords: 2 })
+    await Promise.all([shared.run(insertWork(name, 'busy1'), { source: 'c1' }), shared.run(insertWork(name, 'busy2'), { source: 'c2' })])
+    // Another busy one of c1 and c2, whose COMMIT waits for the held row.
+    const second = Promise.all([shared.run(blockedWork(name, 'first'), { source: 'c1' }), shared.run(insertWork(name, 'with-first'), { source: 'c2' })])
+    await commitWaiting(name)
+    // c2's next chunk cannot come before that commit: the next one, opened by c1's, goes at once.
+    const next = await shared.run(insertWork(name, 'next'), { source: 'c1' })
+    expect(next.before).toBe(3)
+    expect(groups.map((g) => g.members)).toEqual([2, 1])
+    await release()
+    await second
+    expect(await rowsOf(name)).toEqual(['busy1', 'busy2', 'first', 'lock', 'next', 'with-first'])
+  })
+
   test('without it, the next one waits for the commit (one place, as ever)', async () => {
     const { name, release } = await heldRow()
     const { shared } = recording()
