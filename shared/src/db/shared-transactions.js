@@ -109,8 +109,9 @@ const OWN_TIME_WEIGHT = 0.2
  *   may take chunks for (0: none after the first); lingerShare: when above 0, the window is
  *   this share of the recent busy ones' own time, at most lingerMs; busyRecords: the records
  *   that make one busy; overlapCommit: one whose writes and COMMIT are on their way no longer
- *   counts against maxOpen (the next may open meanwhile); onGroup: told about each one (metrics, tests); onConflict: told when one
- *   is rolled back because two of its chunks write the same row
+ *   counts against maxOpen (the next may open meanwhile); onGroup: told about each one
+ *   (metrics, tests); onConflict: told when one is rolled back because two of its chunks write
+ *   the same row
  */
 function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0, busyRecords = Infinity, overlapCommit = false, onGroup, onConflict }) {
   if (!(maxOpen >= 1)) throw new Error('createSharedTransactions: maxOpen must be at least 1')
@@ -125,11 +126,13 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
   let lastBusy = false
   /** Whose chunks each of the last few busy ones carried, the latest last. @type {Set<unknown>[]} */
   const recentSources = []
-  /** Whose chunks each shared transaction whose COMMIT is on its way carries (overlapCommit). @type {Set<unknown>[]} */
-  const committing = []
+  /** Whose chunks each shared transaction whose COMMIT is on its way carries (overlapCommit). @type {Set<Set<unknown>>} */
+  const committing = new Set()
   /** Running mean of the busy ones' own time (see above), in ms; null before the first. @type {number | null} */
   let ownMs = null
 
+  /** @param {number} records */
+  const isBusy = (records) => records >= busyRecords
   /** How long the next shared transaction may take chunks for. */
   const windowMs = () => (lingerShare > 0 ? Math.min(lingerMs, lingerShare * (ownMs ?? 0)) : lingerMs)
 
@@ -175,13 +178,13 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
     open++
     let released = false
     /**
-     * Gives its place to the next one: when it is done, or (overlapCommit) once its COMMIT is on its way.
+     * Gives its place to the next one: once it is done, or (overlapCommit) once its COMMIT is on its way.
      * @param {Carried | null} carried what it carried (null: it failed before it knew)
      */
     const release = (carried) => {
       if (released) return
       released = true
-      lastBusy = !!carried && carried.records >= busyRecords
+      lastBusy = !!carried && isBusy(carried.records)
       if (carried && lastBusy) {
         recentSources.push(carried.sources)
         if (recentSources.length > RECENT) recentSources.shift()
@@ -189,23 +192,12 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
       open--
       schedule()
     }
-    /** @type {Set<unknown> | null} */
-    let inCommit = null
-    /** @param {Carried} carried */
-    const sending = (carried) => {
-      inCommit = carried.sources
-      committing.push(inCommit)
-      release(carried)
-    }
-    const done = members.length === 1 && !missing.size ? runAlone(members[0]) : runGroup(members, missing, overlapCommit ? sending : null)
+    const done = members.length === 1 && !missing.size ? runAlone(members[0]) : runGroup(members, missing, release)
     done.then((carried) => {
       const { records, own } = carried
-      if (lingerShare > 0 && own !== undefined && records >= busyRecords) ownMs = ownMs === null ? own : ownMs + OWN_TIME_WEIGHT * (own - ownMs)
+      if (lingerShare > 0 && own !== undefined && isBusy(records)) ownMs = ownMs === null ? own : ownMs + OWN_TIME_WEIGHT * (own - ownMs)
       release(carried)
-    }).finally(() => {
-      if (inCommit) committing.splice(committing.indexOf(inCommit), 1)
-      release(null)
-    })
+    }).finally(() => release(null))
   }
 
   /**
@@ -237,10 +229,11 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
    * @param {Member[]} first the chunks it starts with
    * @param {Set<unknown>} missing whose chunks it waits for: it takes chunks until each of them
    *   has one in it, or for windowMs() (none: it takes no more)
-   * @param {((carried: Carried) => void) | null} sending told when its writes and COMMIT are sent (overlapCommit)
+   * @param {(carried: Carried) => void} release gives its place to the next one (overlapCommit: as
+   *   soon as its writes and COMMIT are sent)
    * @returns {Promise<Carried>} what it carried
    */
-  async function runGroup (first, missing, sending) {
+  async function runGroup (first, missing, release) {
     const startedAt = performance.now()
     const took = () => performance.now() - startedAt
     /** @typedef {{ member: Member, tx?: ReturnType<ReturnType<typeof openFolded>['member']>, outcome?: Promise<PromiseSettledResult<any>> }} Entry */
@@ -314,7 +307,10 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
         all.add('COMMIT')
         const flushFrom = took()
         const flushed = folded.flush(all, members[0].traceContext)
-        if (sending) sending(carried)
+        if (overlapCommit) {
+          committing.add(carried.sources)
+          release(carried)
+        }
         await flushed
         committed = true
         if (firstWorks) own = (await firstWorks) + took() - flushFrom
@@ -322,6 +318,7 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
     } catch (err) {
       settled = [] // the writes failed: which chunk's, only running alone can tell
     } finally {
+      committing.delete(carried.sources)
       if (!committed) await folded.rollback(members[0].traceContext)
       db.client.releaseConnection(conn)
     }

@@ -197,11 +197,16 @@ describe('with overlapCommit', () => {
 
   /**
    * A shared transaction of two chunks (a lone chunk keeps its own transaction
-   * until it commits) whose COMMIT waits for the held row.
+   * until it commits) whose COMMIT waits for the held row: resolves once it
+   * waits, with `first`, its chunks' results once it has committed.
    * @param {ReturnType<typeof createSharedTransactions>} shared @param {string} name
+   * @param {(string | undefined)[]} [sources] whose chunks they are
    */
-  async function firstWaiting (shared, name) {
-    const first = Promise.all([shared.run(blockedWork(name, 'first')), shared.run(insertWork(name, 'with-first'))])
+  async function firstWaiting (shared, name, sources = []) {
+    const first = Promise.all([
+      shared.run(blockedWork(name, 'first'), { source: sources[0] }),
+      shared.run(insertWork(name, 'with-first'), { source: sources[1] })
+    ])
     await commitWaiting(name)
     return { first }
   }
@@ -250,8 +255,7 @@ describe('with overlapCommit', () => {
     const { shared, groups } = recording({ overlapCommit: true, lingerMs: 60000, busyRecords: 2 })
     await Promise.all([shared.run(insertWork(name, 'busy1'), { source: 'c1' }), shared.run(insertWork(name, 'busy2'), { source: 'c2' })])
     // Another busy one of c1 and c2, whose COMMIT waits for the held row.
-    const second = Promise.all([shared.run(blockedWork(name, 'first'), { source: 'c1' }), shared.run(insertWork(name, 'with-first'), { source: 'c2' })])
-    await commitWaiting(name)
+    const { first: second } = await firstWaiting(shared, name, ['c1', 'c2'])
     // c2's next chunk cannot come before that commit: the next one, opened by c1's, goes at once.
     const next = await shared.run(insertWork(name, 'next'), { source: 'c1' })
     expect(next.before).toBe(3)
