@@ -18,6 +18,7 @@ const { topicName, deadLetterTopic } = require('@switchyard/shared/kafka')
 const { createRepository } = require('./repository')
 const { createEndpointCache } = require('./endpoints')
 const { createHttpClient } = require('./deliver')
+const { createThreadedHttpClient } = require('./http-thread')
 const { createWriteBuffer } = require('./write-buffer')
 const { createDispatcher } = require('./dispatcher')
 const { createRecovery } = require('./recovery')
@@ -42,7 +43,9 @@ function create (runtime) {
 
   const repository = createRepository(db, { instanceId, leaseMs: config.CALLBACK_LEASE_MS })
   const endpoints = createEndpointCache({ load: repository.loadEndpoints })
-  const http = createHttpClient({ timeoutMs: config.CALLBACK_TIMEOUT_MS })
+  const http = config.CALLBACK_THREAD
+    ? createThreadedHttpClient({ timeoutMs: config.CALLBACK_TIMEOUT_MS })
+    : createHttpClient({ timeoutMs: config.CALLBACK_TIMEOUT_MS })
   const writer = createWriteBuffer({ write: repository.writeOutcomes, logger: log })
   const dispatcher = createDispatcher({ config, logger: log, endpoints, http, writer, producer, deadLetterTopic: dlq, callbacks: runtime.metrics?.callbacks })
   const recovery = createRecovery({
