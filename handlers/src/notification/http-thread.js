@@ -40,7 +40,12 @@ function createThreadedHttpClient ({ timeoutMs, entry = ENTRY }) {
   /** @typedef {{ worker: Worker, pending: Map<number, Waiter>, exited: Promise<void> }} Thread */
   /** @type {Thread | null} */
   let thread = null
-  /** Requests of this turn, not yet posted. @type {{ id: number, url: string, method: string, headers: Record<string, string>, body: string | null }[]} */
+  /**
+   * Requests of this turn, not yet posted, each with the thread it was
+   * registered with (a request whose thread died before the post was failed
+   * with it, and is not sent to the next one).
+   * @type {{ thread: Thread, request: { id: number, url: string, method: string, headers: Record<string, string>, body: string | null } }[]}
+   */
   let outbox = []
   let scheduled = false
   let nextId = 1
@@ -77,11 +82,10 @@ function createThreadedHttpClient ({ timeoutMs, entry = ENTRY }) {
 
   function post () {
     scheduled = false
-    const batch = outbox
+    const live = thread
+    const batch = outbox.filter((o) => o.thread === live).map((o) => o.request)
     outbox = []
-    if (!batch.length) return
-    if (!thread) thread = start()
-    thread.worker.postMessage({ requests: batch })
+    if (live && batch.length) live.worker.postMessage({ requests: batch })
   }
 
   /**
@@ -94,10 +98,10 @@ function createThreadedHttpClient ({ timeoutMs, entry = ENTRY }) {
     if (closed) return Promise.reject(Object.assign(new Error('callback client closed'), { code: 'CALLBACK_THREAD_EXIT' }))
     if (!thread) thread = start()
     const id = nextId++
-    const pending = thread.pending
+    const owner = thread
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject })
-      outbox.push({ id, url, method, headers, body })
+      owner.pending.set(id, { resolve, reject })
+      outbox.push({ thread: owner, request: { id, url, method, headers, body } })
       if (!scheduled) { scheduled = true; setImmediate(post) }
     })
   }

@@ -25,7 +25,7 @@ beforeAll(async () => {
     req.on('end', () => {
       received.push({ method: String(req.method), url: String(req.url), headers: req.headers, body })
       const url = String(req.url)
-      if (url === '/silent') return // never answers
+      if (url.startsWith('/silent')) return // never answers
       const status = /^\/status\/(\d{3})$/.exec(url)
       const delay = url === '/slow' ? 300 : 0
       setTimeout(() => { res.writeHead(status ? Number(status[1]) : 200); res.end() }, delay)
@@ -105,4 +105,22 @@ test('a thread that dies fails the requests it held, and the next request gets a
   expect(callbackOutcome(null, err)).toBe('network_error')
   await expect(held).rejects.toMatchObject({ code: 'CALLBACK_THREAD_EXIT' })
   await expect(put(c, '/status/201')).resolves.toEqual({ statusCode: 201 })
+})
+
+test('a request made while its thread was dying fails with it and is never sent', async () => {
+  const c = client({ timeoutMs: 30000, entry: path.join(__dirname, 'fixtures', 'dying-http-thread.js') })
+  await expect(put(c, '/status/200')).resolves.toEqual({ statusCode: 200 })
+  const dying = put(c, '/silent/die-soon')
+  dying.catch(() => {}) // awaited below, after the thread is gone
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  // The thread exits while this event loop is busy: the request below is
+  // made before the exit is seen.
+  const until = Date.now() + 400
+  while (Date.now() < until) { /* busy */ }
+  const late = put(c, '/status/200', '{"late":true}').catch((e) => e)
+  expect(await dying.catch((e) => e)).toMatchObject({ code: 'CALLBACK_THREAD_EXIT', message: 'callback thread stopped (exit code 4)' })
+  expect(await late).toMatchObject({ code: 'CALLBACK_THREAD_EXIT' })
+  await expect(put(c, '/status/202')).resolves.toEqual({ statusCode: 202 })
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  expect(received.filter((r) => r.body === '{"late":true}')).toEqual([])
 })
