@@ -45,8 +45,8 @@ function clockTicks () {
 
 /**
  * The fields of /proc/<pid>/stat from the state on (fields[0] is field 3 of
- * proc(5)), or null when the process is gone.
- * @param {number} pid
+ * proc(5)), or null when the process is gone; `pid/task/tid` for a thread.
+ * @param {number | string} pid
  */
 function statFields (pid) {
   try {
@@ -62,6 +62,47 @@ function statFields (pid) {
 function processCpuMs (pid) {
   const fields = statFields(pid)
   return fields && ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks()
+}
+
+/**
+ * utime + stime in ms of every thread of the processes, keyed `pid/tid`;
+ * a thread that ends while they are read is left out.
+ * @param {number | number[]} pids
+ * @returns {Record<string, number>}
+ */
+function threadsCpuMs (pids) {
+  /** @type {Record<string, number>} */
+  const out = {}
+  for (const pid of [pids].flat()) {
+    let tids
+    try { tids = fs.readdirSync(`/proc/${pid}/task`) } catch { continue }
+    for (const tid of tids) {
+      const fields = statFields(`${pid}/task/${tid}`)
+      if (fields) out[`${pid}/${tid}`] = ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks()
+    }
+  }
+  return out
+}
+
+/**
+ * The threads' share of a step: the busiest thread's CPU, and the busiest
+ * main thread's (a Node.js process's main thread is its event loop, which
+ * every stage of that process waits for), each in % of one core. A process
+ * may be busy in total and still have an event loop with room, or the other
+ * way round: the process total alone does not say which.
+ * @param {Record<string, number>} a @param {Record<string, number>} b @param {number} wallMs
+ */
+function threadsDelta (a, b, wallMs) {
+  let busiest = 0
+  let main = 0
+  for (const [key, after] of Object.entries(b)) {
+    // A thread started since `a` used all its CPU within the step.
+    const ms = after - (a[key] || 0)
+    busiest = Math.max(busiest, ms)
+    const [pid, tid] = key.split('/')
+    if (pid === tid) main = Math.max(main, ms)
+  }
+  return { busiestThreadPctCore: round(100 * busiest / wallMs), mainThreadPctCore: round(100 * main / wallMs) }
 }
 
 /** How long ago a process started, in seconds, or null when it is gone. @param {number} pid */
@@ -101,8 +142,13 @@ function processesCpuMs (pids) {
 function cpuSnapshot (pids) {
   /** @type {Record<string, number | null>} */
   const byProcess = {}
-  for (const [name, pid] of Object.entries(pids)) byProcess[name] = pid ? processesCpuMs(pid) : null
-  return { at: performance.now(), byProcess, machine: machineCpuMs() }
+  /** @type {Record<string, Record<string, number>>} */
+  const threads = {}
+  for (const [name, pid] of Object.entries(pids)) {
+    byProcess[name] = pid ? processesCpuMs(pid) : null
+    if (pid) threads[name] = threadsCpuMs(pid)
+  }
+  return { at: performance.now(), byProcess, threads, machine: machineCpuMs() }
 }
 
 /**
@@ -112,7 +158,7 @@ function cpuSnapshot (pids) {
  */
 function cpuDelta (a, b, transfers) {
   const wallMs = b.at - a.at
-  /** @type {Record<string, { ms: number, pctCore: number, msPerTransfer: number | null }>} */
+  /** @type {Record<string, { ms: number, pctCore: number, msPerTransfer: number | null, busiestThreadPctCore?: number, mainThreadPctCore?: number }>} */
   const out = {}
   let ours = 0
   for (const name of Object.keys(b.byProcess)) {
@@ -121,6 +167,8 @@ function cpuDelta (a, b, transfers) {
     const ms = after - before
     ours += ms
     out[name] = { ms: Math.round(ms), pctCore: round(100 * ms / wallMs), msPerTransfer: transfers ? round(ms / transfers, 3) : null }
+    const ta = a.threads && a.threads[name]; const tb = b.threads && b.threads[name]
+    if (ta && tb) Object.assign(out[name], threadsDelta(ta, tb, wallMs))
   }
   const busy = b.machine.busy - a.machine.busy
   const other = Math.max(0, busy - ours)

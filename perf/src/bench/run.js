@@ -38,6 +38,18 @@ async function scrapeSwitch (sut) {
 }
 
 /**
+ * The Node.js processes' main threads (their event loops) in % of a core, for
+ * the step's line: e.g. " (event loops: handlers 44%, api 31%, generator 20%)".
+ * @param {{ processes: Record<string, { mainThreadPctCore?: number }> }} cpu
+ */
+function eventLoopsPhrase (cpu) {
+  const parts = ['handlers', 'api', 'generator']
+    .filter((name) => cpu.processes[name] && cpu.processes[name].mainThreadPctCore !== undefined)
+    .map((name) => `${name} ${Math.round(/** @type {number} */ (cpu.processes[name].mainThreadPctCore))}%`)
+  return parts.length ? ` (event loops: ${parts.join(', ')})` : ''
+}
+
+/**
  * Accounting and gates around one measurement.
  * @param {{ db: import('knex').Knex, admin: import('kafkajs').Admin, pids: Record<string, number | number[] | null>, sut: any, sim: any, dbName: string,
  *   quiet: { maxOtherPctCore: number, maxWaitMs: number }, diskWatch?: ReturnType<typeof import('./disk-watch').startDiskWatch> | null }} ctx
@@ -187,7 +199,7 @@ async function benchRun ({ label, env, handlerProcesses, profile, db, stackPids,
       out.steps.push(step)
       const stalls = diskWatch && stallsPhrase(step.disk, diskWatch.thresholdMs)
       say(`${label}: ${rate}/s → ${step.achievedRate}/s, p50 ${step.latency.p50} p99 ${step.latency.p99} max ${step.latency.max} ms, success ${(step.success * 100).toFixed(2)}%, ` +
-        `${step.sql.statementsPerTransfer} SQL/${step.sql.commitsPerTransfer} commits/${step.sql.pageReadsPerTransfer} disk page reads/${step.sql.pagesWrittenPerTransfer} pages written per transfer, CPU ${step.cpu.ourMsPerTransfer} ms/transfer${stalls ? `; ${stalls}` : ''}` +
+        `${step.sql.statementsPerTransfer} SQL/${step.sql.commitsPerTransfer} commits/${step.sql.pageReadsPerTransfer} disk page reads/${step.sql.pagesWrittenPerTransfer} pages written per transfer, CPU ${step.cpu.ourMsPerTransfer} ms/transfer${eventLoopsPhrase(step.cpu)}${stalls ? `; ${stalls}` : ''}` +
         `${step.contended ? ` [other processes used ${step.cpu.otherProcessesPctCore}% of a core]` : ''}${step.meetsTarget ? '' : ` — misses target: ${step.reasons.join('; ')}`}${step.valid ? '' : ' — INVALID (gates)'}`)
       if (step.stages) say(`${label}: ${rate}/s per stage (records/transaction, mean ms): ${stagesLine(step.stages)}`)
       if (step.kafka.requests) say(`${label}: ${rate}/s Kafka requests per transfer: ${requestsLine(step.kafka.requests)}; messages ${step.kafka.perTransfer}`)
@@ -242,4 +254,4 @@ async function warmBroker ({ env, profile, db, stackPids, dbName, codeDir, say }
   return { rate, durationMs, sent, committed, errors: run.errors }
 }
 
-module.exports = { benchRun, warmBroker }
+module.exports = { benchRun, warmBroker, eventLoopsPhrase }
