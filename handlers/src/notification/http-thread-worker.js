@@ -5,6 +5,7 @@
 
 const { parentPort, workerData } = require('node:worker_threads')
 const { createHttpClient } = require('./deliver')
+const { createPerTurn } = require('./per-turn')
 
 /** @param {any} err @returns {{ name?: string, message: string, code?: string, cause?: any }} */
 function plainError (err) {
@@ -20,39 +21,25 @@ function plainError (err) {
 if (parentPort) {
   const port = parentPort
   const client = createHttpClient({ timeoutMs: workerData.timeoutMs })
-  /** @type {{ id: number, statusCode?: number, error?: any }[]} */
-  let answers = []
-  let scheduled = false
-  const flush = () => {
-    scheduled = false
-    const batch = answers
-    answers = []
-    if (batch.length) port.postMessage(batch)
-  }
-  /** @param {{ id: number, statusCode?: number, error?: any }} a */
-  const answer = (a) => {
-    answers.push(a)
-    if (!scheduled) { scheduled = true; setImmediate(flush) }
-  }
+  /** Answers of this turn, as one message. */
+  const answers = createPerTurn((/** @type {{ id: number, statusCode?: number, error?: any }[]} */ batch) => port.postMessage(batch))
   let inFlight = 0
   let closing = false
   let closed = false
   const maybeClose = () => {
     if (!closing || inFlight || closed) return
     closed = true
-    client.close().finally(() => { flush(); port.close() })
+    client.close().finally(() => { answers.flush(); port.close() })
   }
 
   port.on('message', (/** @type {{ requests?: any[], close?: boolean }} */ msg) => {
     for (const req of msg.requests || []) {
       inFlight++
       client.send(req).then(
-        ({ statusCode }) => answer({ id: req.id, statusCode }),
-        (err) => answer({ id: req.id, error: plainError(err) })
+        ({ statusCode }) => answers.push({ id: req.id, statusCode }),
+        (err) => answers.push({ id: req.id, error: plainError(err) })
       ).finally(() => { inFlight--; maybeClose() })
     }
     if (msg.close) { closing = true; maybeClose() }
   })
 }
-
-module.exports = { plainError }

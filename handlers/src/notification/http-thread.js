@@ -15,6 +15,7 @@
 
 const path = require('node:path')
 const { Worker } = require('node:worker_threads')
+const { createPerTurn } = require('./per-turn')
 
 const ENTRY = path.join(__dirname, 'http-thread-worker.js')
 
@@ -41,13 +42,15 @@ function createThreadedHttpClient ({ timeoutMs, entry = ENTRY }) {
   /** @type {Thread | null} */
   let thread = null
   /**
-   * Requests of this turn, not yet posted, each with the thread it was
-   * registered with (a request whose thread died before the post was failed
-   * with it, and is not sent to the next one).
-   * @type {{ thread: Thread, request: { id: number, url: string, method: string, headers: Record<string, string>, body: string | null } }[]}
+   * Requests of this turn, each with the thread it was registered with: a
+   * request whose thread died before the post was failed with it, and is not
+   * sent to the next one.
    */
-  let outbox = []
-  let scheduled = false
+  const outbox = createPerTurn((/** @type {{ thread: Thread, request: { id: number, url: string, method: string, headers: Record<string, string>, body: string | null } }[]} */ batch) => {
+    const live = thread
+    const requests = batch.filter((o) => o.thread === live).map((o) => o.request)
+    if (live && requests.length) live.worker.postMessage({ requests })
+  })
   let nextId = 1
   let closed = false
 
@@ -80,14 +83,6 @@ function createThreadedHttpClient ({ timeoutMs, entry = ENTRY }) {
     return { worker, pending, exited }
   }
 
-  function post () {
-    scheduled = false
-    const live = thread
-    const batch = outbox.filter((o) => o.thread === live).map((o) => o.request)
-    outbox = []
-    if (live && batch.length) live.worker.postMessage({ requests: batch })
-  }
-
   /**
    * Sends one request; resolves with the status code whatever it is, rejects
    * on a timeout or connection error (as deliver.js's client does).
@@ -102,14 +97,13 @@ function createThreadedHttpClient ({ timeoutMs, entry = ENTRY }) {
     return new Promise((resolve, reject) => {
       owner.pending.set(id, { resolve, reject })
       outbox.push({ thread: owner, request: { id, url, method, headers, body } })
-      if (!scheduled) { scheduled = true; setImmediate(post) }
     })
   }
 
   /** Waits for requests in flight, then closes every connection and the thread. */
   async function close () {
     closed = true
-    post()
+    outbox.flush()
     if (!thread) return
     const { worker, exited } = thread
     worker.postMessage({ close: true })
@@ -119,7 +113,6 @@ function createThreadedHttpClient ({ timeoutMs, entry = ENTRY }) {
   /** Aborts requests in flight (they reject) and stops the thread. */
   async function destroy () {
     closed = true
-    outbox = []
     if (!thread) return
     const { worker, exited } = thread
     await worker.terminate()
@@ -129,4 +122,4 @@ function createThreadedHttpClient ({ timeoutMs, entry = ENTRY }) {
   return { send, close, destroy }
 }
 
-module.exports = { createThreadedHttpClient, rebuildError }
+module.exports = { createThreadedHttpClient }

@@ -12,6 +12,7 @@ const { createLogger } = require('../../../shared/src/logger')
 const { createLifecycle } = require('../../../shared/src/lifecycle')
 const { createRuntime } = require('../../../shared/src/runtime')
 const { startHandlers } = require('../../src/main')
+const { testConfig } = require('../../../test/support/config')
 
 const CONTENT_TYPE = 'application/vnd.interoperability.transfers+json;version=1.1'
 
@@ -100,6 +101,55 @@ function notification (topic, to, { kind = 'put', from = 'hub', transferId = cry
   }
 }
 
+/**
+ * The notification tests' settings: topics and client id of their own, and
+ * timings generous enough that a slow or busy machine cannot reorder what
+ * they observe (a callback timeout of 10 s; the dispatcher waits a third of
+ * SHUTDOWN_TIMEOUT_MS for requests in flight), with short backoffs and leases.
+ * @param {string} run @param {Record<string, string>} [overrides]
+ */
+const notificationTestConfig = (run, overrides = {}) => testConfig({
+  KAFKA_TOPIC_PREFIX: `${run}.`,
+  KAFKA_CLIENT_ID: run,
+  KAFKA_PARTITIONS: '2',
+  KAFKA_MAX_WAIT_MS: '50',
+  CALLBACK_BACKOFF_MS: '20',
+  CALLBACK_MAX_BACKOFF_MS: '200',
+  CALLBACK_TIMEOUT_MS: '10000',
+  CALLBACK_MAX_ATTEMPTS: '3',
+  CALLBACK_LEASE_MS: '1000',
+  SHUTDOWN_TIMEOUT_MS: '1500',
+  ...overrides
+})
+
+/**
+ * A test file's participants and its reads of the callback outbox.
+ * @param {string} run names the participants `<run>-<suffix>`
+ * @param {() => import('knex').Knex} getDb the file's database (opened in beforeAll)
+ */
+function notificationFixtures (run, getDb) {
+  /** Every participant's server, to close after the tests. @type {Awaited<ReturnType<typeof startParticipant>>[]} */
+  const participants = []
+  /** A participant with its own server and the usual endpoints. @param {string} suffix @param {Parameters<typeof startParticipant>[0]} [respond] */
+  async function participant (suffix, respond) {
+    const server = await startParticipant(respond)
+    participants.push(server)
+    const name = `${run}-${suffix}`
+    await addParticipant(getDb(), name, endpointsAt(server.base))
+    return { name, server }
+  }
+  /** @param {string[]} transferIds */
+  const rowsOf = (transferIds) => getDb()('callback').whereIn('transfer_id', transferIds).orderBy('transfer_id')
+  /** @param {string} callbackId */
+  const attemptsOf = (callbackId) => getDb()('callback_attempt').where({ callback_id: callbackId }).orderBy('attempt')
+  /** For waitUntil: the rows, once every one of them is in `status`. @param {string} status @param {string[]} transferIds */
+  const statusIs = (status, transferIds) => async () => {
+    const rows = await rowsOf(transferIds)
+    return rows.length === transferIds.length && rows.every((r) => r.status === status) && rows
+  }
+  return { participants, participant, rowsOf, attemptsOf, statusIs }
+}
+
 /** Starts the notification handler through startHandlers(), as handlers/src/main.js does. */
 async function startNotificationHandler (config) {
   const logger = createLogger(config)
@@ -114,4 +164,4 @@ async function startNotificationHandler (config) {
   return { runtime, stop: () => lifecycle.shutdown('test done') }
 }
 
-module.exports = { startParticipant, deadBase, endpointsAt, addParticipant, notification, startNotificationHandler, CONTENT_TYPE }
+module.exports = { startParticipant, deadBase, endpointsAt, addParticipant, notification, notificationTestConfig, notificationFixtures, startNotificationHandler, CONTENT_TYPE }

@@ -5,35 +5,23 @@
 // client's do, failures are retried and recorded the same way, and a graceful
 // stop aborts the thread's request in flight without spending an attempt.
 
-const { testConfig, unique } = require('../../../test/support/config')
+const { unique } = require('../../../test/support/config')
 const { createTestKafka } = require('../../../test/support/kafka')
 const { waitUntil } = require('../../../test/support/wait')
 const { failPendingCallbacks } = require('../../../test/support/callbacks')
 const { createDb } = require('../../../shared/src/db')
 const { topicName } = require('../../../shared/src/kafka')
 const { createTopics } = require('../../../scripts/stack/index')
-const { startParticipant, deadBase, endpointsAt, addParticipant, notification, startNotificationHandler, CONTENT_TYPE } = require('./notification-support')
+const { deadBase, endpointsAt, addParticipant, notification, notificationTestConfig, notificationFixtures, startNotificationHandler, CONTENT_TYPE } = require('./notification-support')
 
 const run = unique('nt')
-const config = testConfig({
-  KAFKA_TOPIC_PREFIX: `${run}.`,
-  KAFKA_CLIENT_ID: run,
-  KAFKA_PARTITIONS: '2',
-  KAFKA_MAX_WAIT_MS: '50',
-  CALLBACK_THREAD: 'true',
-  CALLBACK_BACKOFF_MS: '20',
-  CALLBACK_MAX_BACKOFF_MS: '200',
-  CALLBACK_TIMEOUT_MS: '10000',
-  CALLBACK_MAX_ATTEMPTS: '3',
-  CALLBACK_LEASE_MS: '1000',
-  SHUTDOWN_TIMEOUT_MS: '1500'
-})
+const config = notificationTestConfig(run, { CALLBACK_THREAD: 'true' })
 const topic = topicName(config, 'notification')
 
 let db
 let tk
 let handler
-const participants = []
+const { participants, participant, rowsOf, attemptsOf, statusIs } = notificationFixtures(run, () => db)
 
 beforeAll(async () => {
   db = createDb(config)
@@ -50,21 +38,6 @@ afterAll(async () => {
   await tk.close()
   await db.destroy()
 })
-
-async function participant (suffix, respond) {
-  const server = await startParticipant(respond)
-  participants.push(server)
-  const name = `${run}-${suffix}`
-  await addParticipant(db, name, endpointsAt(server.base))
-  return { name, server }
-}
-
-const rowsOf = (transferIds) => db('callback').whereIn('transfer_id', transferIds).orderBy('transfer_id')
-const attemptsOf = (callbackId) => db('callback_attempt').where({ callback_id: callbackId }).orderBy('attempt')
-const statusIs = (status, transferIds) => async () => {
-  const rows = await rowsOf(transferIds)
-  return rows.length === transferIds.length && rows.every((r) => r.status === status) && rows
-}
 
 test('delivers many callbacks to several participants with their URLs, FSPIOP headers and bodies, each recorded once', async () => {
   const a = await participant('a')

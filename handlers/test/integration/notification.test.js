@@ -4,36 +4,24 @@
 // Kafka become callbacks that simulated participants (real HTTP servers)
 // receive, with every attempt recorded in MariaDB.
 
-const { testConfig, unique } = require('../../../test/support/config')
+const { unique } = require('../../../test/support/config')
 const { createTestKafka } = require('../../../test/support/kafka')
 const { waitUntil } = require('../../../test/support/wait')
 const { failPendingCallbacks } = require('../../../test/support/callbacks')
 const { createDb } = require('../../../shared/src/db')
 const { topicName, deadLetterTopic } = require('../../../shared/src/kafka')
 const { createTopics } = require('../../../scripts/stack/index')
-const { startParticipant, deadBase, endpointsAt, addParticipant, notification, startNotificationHandler, CONTENT_TYPE } = require('./notification-support')
+const { deadBase, endpointsAt, addParticipant, notification, notificationTestConfig, notificationFixtures, startNotificationHandler, CONTENT_TYPE } = require('./notification-support')
 
 const run = unique('n')
-// Timings are generous, so that a slow or busy machine cannot reorder what
-// the tests observe: a hung participant stays hung for 10 s, long after the
+// A hung participant stays hung for the 10 s callback timeout, long after the
 // others are served, after a slow answer is released, and after a stopping
 // handler aborts its requests (a third of SHUTDOWN_TIMEOUT_MS).
-const config = testConfig({
-  KAFKA_TOPIC_PREFIX: `${run}.`,
-  KAFKA_CLIENT_ID: run,
-  KAFKA_PARTITIONS: '2',
-  KAFKA_MAX_WAIT_MS: '50',
-  CALLBACK_BACKOFF_MS: '20',
-  CALLBACK_MAX_BACKOFF_MS: '200',
-  CALLBACK_TIMEOUT_MS: '10000',
-  CALLBACK_MAX_ATTEMPTS: '3',
+const config = notificationTestConfig(run, {
   CALLBACK_CONCURRENCY: '2',
-  CALLBACK_LEASE_MS: '1000',
   // Long enough that a participant's own database query fits in it (the
   // first test), short enough to be overtaken (the second).
-  CALLBACK_INLINE_WAIT_MS: '2000',
-  // The dispatcher waits a third of this for requests in flight at shutdown.
-  SHUTDOWN_TIMEOUT_MS: '1500'
+  CALLBACK_INLINE_WAIT_MS: '2000'
 })
 const topic = topicName(config, 'notification')
 const groupId = `${config.KAFKA_CLIENT_ID}-notification`
@@ -42,7 +30,7 @@ let db
 let tk
 let dlq
 let handler
-const participants = []
+const { participants, participant, rowsOf, attemptsOf, statusIs } = notificationFixtures(run, () => db)
 
 beforeAll(async () => {
   db = createDb(config)
@@ -61,21 +49,6 @@ afterAll(async () => {
   await db.destroy()
 })
 
-/** A participant with its own server and the usual endpoints. */
-async function participant (suffix, respond) {
-  const server = await startParticipant(respond)
-  participants.push(server)
-  const name = `${run}-${suffix}`
-  await addParticipant(db, name, endpointsAt(server.base))
-  return { name, server }
-}
-
-const rowsOf = (transferIds) => db('callback').whereIn('transfer_id', transferIds).orderBy('transfer_id')
-const attemptsOf = (callbackId) => db('callback_attempt').where({ callback_id: callbackId }).orderBy('attempt')
-const statusIs = (status, transferIds) => async () => {
-  const rows = await rowsOf(transferIds)
-  return rows.length === transferIds.length && rows.every((r) => r.status === status) && rows
-}
 const deadLetterFor = (transferId) => dlq.messages.find((m) => m.value.notification && m.value.notification.transferId === transferId)
 
 test('delivers callbacks to several participants: URL from the endpoint, FSPIOP headers, body', async () => {

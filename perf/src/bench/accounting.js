@@ -58,7 +58,7 @@ function statFields (pid) {
   }
 }
 
-/** utime + stime of a process in ms, or null when it is gone. @param {number} pid */
+/** utime + stime of a process (or `pid/task/tid`: a thread) in ms, or null when it is gone. @param {number | string} pid */
 function processCpuMs (pid) {
   const fields = statFields(pid)
   return fields && ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks()
@@ -77,8 +77,8 @@ function threadsCpuMs (pids) {
     let tids
     try { tids = fs.readdirSync(`/proc/${pid}/task`) } catch { continue }
     for (const tid of tids) {
-      const fields = statFields(`${pid}/task/${tid}`)
-      if (fields) out[`${pid}/${tid}`] = ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks()
+      const ms = processCpuMs(`${pid}/task/${tid}`)
+      if (ms !== null) out[`${pid}/${tid}`] = ms
     }
   }
   return out
@@ -167,8 +167,7 @@ function cpuDelta (a, b, transfers) {
     const ms = after - before
     ours += ms
     out[name] = { ms: Math.round(ms), pctCore: round(100 * ms / wallMs), msPerTransfer: transfers ? round(ms / transfers, 3) : null }
-    const ta = a.threads && a.threads[name]; const tb = b.threads && b.threads[name]
-    if (ta && tb) Object.assign(out[name], threadsDelta(ta, tb, wallMs))
+    if (a.threads[name] && b.threads[name]) Object.assign(out[name], threadsDelta(a.threads[name], b.threads[name], wallMs))
   }
   const busy = b.machine.busy - a.machine.busy
   const other = Math.max(0, busy - ours)
