@@ -76,3 +76,81 @@ test('a failed request rejects its callers and the next one still goes out', asy
   await expect(producer.sendSoon([msg('b')])).resolves.toBeUndefined()
   expect(requests).toHaveLength(2)
 })
+
+describe('spacing (KAFKA_PRODUCE_SPACING_MS)', () => {
+  // The clock is the test's; setTimeout is jest's, setImmediate the real one.
+  let clock = 0
+  const now = () => clock
+  beforeEach(() => { clock = 1000; jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] }) })
+  afterEach(() => jest.useRealTimers())
+
+  /** Sends a request carrying `values` and lets the broker answer it. */
+  async function answered (producer, answerNext, values) {
+    const sent = values.map((v) => producer.sendSoon([msg(v)]))
+    await turn()
+    answerNext()
+    await Promise.all(sent)
+  }
+
+  test('after a request that carried several messages, the next starts spacingMs after it did', async () => {
+    const { kafka, requests, answerNext } = recordingKafka()
+    const producer = createProducer({ kafka: /** @type {any} */ (kafka), spacingMs: 5, now })
+    await answered(producer, answerNext, ['a', 'b'])
+    clock += 2
+    const later = producer.sendSoon([msg('c')])
+    producer.sendSoon([msg('d')])
+    await turn()
+    expect(requests).toEqual([['a', 'b']])
+    jest.advanceTimersByTime(2)
+    await turn()
+    expect(requests).toEqual([['a', 'b']])
+    clock += 3
+    jest.advanceTimersByTime(1)
+    await turn()
+    expect(requests).toEqual([['a', 'b'], ['c', 'd']])
+    answerNext()
+    await later
+  })
+
+  test('after a lone message, or once spacingMs has passed, the next request goes right after the turn', async () => {
+    const { kafka, requests, answerNext } = recordingKafka()
+    const producer = createProducer({ kafka: /** @type {any} */ (kafka), spacingMs: 5, now })
+    await answered(producer, answerNext, ['a'])
+    const second = producer.sendSoon([msg('b')])
+    await turn()
+    expect(requests).toEqual([['a'], ['b']])
+    answerNext()
+    await second
+    await answered(producer, answerNext, ['c', 'd'])
+    clock += 5
+    const fourth = producer.sendSoon([msg('e')])
+    await turn()
+    expect(requests).toEqual([['a'], ['b'], ['c', 'd'], ['e']])
+    answerNext()
+    await fourth
+  })
+
+  test('disconnect sends what waits for its spacing at once', async () => {
+    const { kafka, requests, answerNext } = recordingKafka()
+    const producer = createProducer({ kafka: /** @type {any} */ (kafka), spacingMs: 5, now })
+    await answered(producer, answerNext, ['a', 'b'])
+    const waiting = producer.sendSoon([msg('c')])
+    await turn()
+    expect(requests).toHaveLength(1)
+    await producer.disconnect()
+    expect(requests).toEqual([['a', 'b'], ['c']])
+    answerNext()
+    await waiting
+  })
+
+  test('without spacing a coalesced request is followed at once', async () => {
+    const { kafka, requests, answerNext } = recordingKafka()
+    const producer = createProducer({ kafka: /** @type {any} */ (kafka), now })
+    await answered(producer, answerNext, ['a', 'b'])
+    const next = producer.sendSoon([msg('c')])
+    await turn()
+    expect(requests).toEqual([['a', 'b'], ['c']])
+    answerNext()
+    await next
+  })
+})
