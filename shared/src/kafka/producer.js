@@ -15,13 +15,14 @@ const { defaultPartitioner } = require('./client')
  * sending one produce request per HTTP request). When idle it adds no
  * waiting: the flush runs right after the current turn of the event loop.
  *
- * `spacingMs` spaces the requests out while messages are coalescing anyway:
- * when the previous request carried more than one message (the callers are
- * arriving faster than the broker answers), the next one starts no sooner
- * than `spacingMs` after it did, and so carries more. Each request costs a
- * wake-up and the protocol's work on both sides whatever it carries; under
- * load fewer, fuller requests cost less CPU per message. A request after a
- * lone message never waits, so neither does a lone transfer. 0 turns it off.
+ * `spacingMs` spaces the requests out while callers are coalescing anyway:
+ * when the previous request carried the messages of more than one sendSoon()
+ * (callers arrive faster than the broker answers), the next one starts no
+ * sooner than `spacingMs` after it did, and so carries more. Each request
+ * costs a wake-up and the protocol's work on both sides whatever it carries;
+ * under load fewer, fuller requests cost less CPU per message. A request that
+ * followed one caller's messages never waits, so neither does a lone transfer,
+ * however many messages its stage sends at once. 0 turns it off.
  *
  * `idempotent` makes the broker drop a retried request it had already
  * appended (kafkajs then keeps one request in flight, as sendSoon does
@@ -43,7 +44,7 @@ function createProducer ({ kafka, idempotent = false, spacingMs = 0, now = () =>
   let pending = []
   let scheduled = false
   let inFlight = false
-  // When the previous request started, and whether it carried more than one message.
+  // When the previous request started, and whether it carried more than one caller's messages.
   let lastStart = -Infinity
   let lastCoalesced = false
   /** @type {NodeJS.Timeout | null} */
@@ -84,7 +85,7 @@ function createProducer ({ kafka, idempotent = false, spacingMs = 0, now = () =>
     inFlight = true
     const messages = batch.flatMap((p) => p.messages)
     lastStart = now()
-    lastCoalesced = spacingMs > 0 && messages.length > 1
+    lastCoalesced = spacingMs > 0 && batch.length > 1
     send(messages)
       .then(() => { for (const p of batch) p.resolve() }, (err) => { for (const p of batch) p.reject(err) })
       .finally(() => {

@@ -92,7 +92,7 @@ describe('spacing (KAFKA_PRODUCE_SPACING_MS)', () => {
     await Promise.all(sent)
   }
 
-  test('after a request that carried several messages, the next starts spacingMs after it did', async () => {
+  test('after a request that carried several callers\' messages, the next starts spacingMs after it did', async () => {
     const { kafka, requests, answerNext } = recordingKafka()
     const producer = createProducer({ kafka: /** @type {any} */ (kafka), spacingMs: 5, now })
     await answered(producer, answerNext, ['a', 'b'])
@@ -112,20 +112,24 @@ describe('spacing (KAFKA_PRODUCE_SPACING_MS)', () => {
     await later
   })
 
-  test('after a lone message, or once spacingMs has passed, the next request goes right after the turn', async () => {
+  test('after one caller\'s messages, or once spacingMs has passed, the next request goes right after the turn', async () => {
     const { kafka, requests, answerNext } = recordingKafka()
     const producer = createProducer({ kafka: /** @type {any} */ (kafka), spacingMs: 5, now })
-    await answered(producer, answerNext, ['a'])
+    // One caller with two messages (a stage's outputs) is not coalescing.
+    const first = producer.sendSoon([msg('a1'), msg('a2')])
+    await turn()
+    answerNext()
+    await first
     const second = producer.sendSoon([msg('b')])
     await turn()
-    expect(requests).toEqual([['a'], ['b']])
+    expect(requests).toEqual([['a1', 'a2'], ['b']])
     answerNext()
     await second
     await answered(producer, answerNext, ['c', 'd'])
     clock += 5
     const fourth = producer.sendSoon([msg('e')])
     await turn()
-    expect(requests).toEqual([['a'], ['b'], ['c', 'd'], ['e']])
+    expect(requests).toEqual([['a1', 'a2'], ['b'], ['c', 'd'], ['e']])
     answerNext()
     await fourth
   })
