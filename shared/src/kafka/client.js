@@ -8,6 +8,8 @@ const { Kafka, logLevel, Partitioners } = require('kafkajs')
 const { version: KAFKAJS_VERSION } = require('kafkajs/package.json')
 const RequestQueue = require('kafkajs/src/network/requestQueue')
 const createKafkajsSocketFactory = require('kafkajs/src/network/socketFactory')
+const kafkajsRequests = require('kafkajs/src/protocol/requests')
+const { useProduceEncoding } = require('./produce-encoding')
 const { tlsOptions } = require('../tls-files')
 
 const toPinoLevel = {
@@ -66,6 +68,12 @@ if (requestQueuePatched) {
   }
 }
 
+// Produce requests are encoded in one pass into one buffer
+// (produce-encoding.js), with the bytes kafkajs 2.2.4 writes; another version
+// keeps its own encoding.
+const produceEncodingPatched = KAFKAJS_VERSION === '2.2.4'
+if (produceEncodingPatched) useProduceEncoding(kafkajsRequests.requests.Produce)
+
 /**
  * @param {{ brokers: readonly string[], clientId: string, logger?: import('pino').Logger,
  *   ssl?: import('tls').ConnectionOptions, sasl?: import('kafkajs').SASLOptions }} opts
@@ -122,4 +130,4 @@ function kafkaSecurity (config) {
 // partitions whichever client produced them.
 const defaultPartitioner = Partitioners.DefaultPartitioner
 
-module.exports = { createKafka, createKafkaFromConfig, kafkaSecurity, defaultPartitioner, requestQueuePatched }
+module.exports = { createKafka, createKafkaFromConfig, kafkaSecurity, defaultPartitioner, requestQueuePatched, produceEncodingPatched }
