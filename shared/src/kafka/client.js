@@ -4,12 +4,13 @@
 // that the rest of the code needs is re-exported from here, so swapping or
 // upgrading the client library touches one file.
 
-const { Kafka, logLevel, Partitioners } = require('kafkajs')
+const { Kafka, logLevel } = require('kafkajs')
 const { version: KAFKAJS_VERSION } = require('kafkajs/package.json')
 const RequestQueue = require('kafkajs/src/network/requestQueue')
 const createKafkajsSocketFactory = require('kafkajs/src/network/socketFactory')
 const kafkajsRequests = require('kafkajs/src/protocol/requests')
 const { useProduceEncoding } = require('./produce-encoding')
+const { javaCompatiblePartitioner } = require('./partitioner')
 const { tlsOptions } = require('../tls-files')
 
 const toPinoLevel = {
@@ -127,7 +128,8 @@ function kafkaSecurity (config) {
 }
 
 // murmur2, the same partitioner as the Java client, so keys land on the same
-// partitions whichever client produced them.
-const defaultPartitioner = Partitioners.DefaultPartitioner
+// partitions whichever client produced them (partitioner.js: kafkajs's
+// DefaultPartitioner's partitions, computed in 32-bit arithmetic).
+const defaultPartitioner = javaCompatiblePartitioner
 
 module.exports = { createKafka, createKafkaFromConfig, kafkaSecurity, defaultPartitioner, requestQueuePatched, produceEncodingPatched }
