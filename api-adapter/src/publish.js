@@ -27,7 +27,8 @@ function createPublisher (producer) {
     if (span) span.setAttribute('switchyard.transfer_id', message.key)
     const wire = toWire({ ...message, headers: span ? { ...message.headers, ...injectSpan(span) } : message.headers })
     try {
-      await producer.sendSoon([wire])
+      // Under load it may wait a few milliseconds to share a fuller request (API_PRODUCE_SPACING_MS).
+      await producer.sendSoon([wire], { spaced: true })
     } catch (err) {
       throw createFspiopError('SERVICE_CURRENTLY_UNAVAILABLE', 'the message broker did not accept the request', { cause: err })
     }

@@ -25,7 +25,7 @@ async function createRuntime ({ config, logger, lifecycle }) {
   const admin = kafka.admin()
   await admin.connect()
   lifecycle.add('kafka admin', () => admin.disconnect())
-  const producer = createProducer({ kafka, spacingMs: config.KAFKA_MAX_BATCH_SIZE === 1 ? 0 : config.KAFKA_PRODUCE_SPACING_MS })
+  const producer = createProducer({ kafka, spacingMs: config.API_PRODUCE_SPACING_MS })
   await producer.connect()
   lifecycle.add('kafka producer', () => producer.disconnect())
   const health = createHealthCheck({ db, admin })

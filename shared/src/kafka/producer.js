@@ -15,14 +15,16 @@ const { defaultPartitioner } = require('./client')
  * sending one produce request per HTTP request). When idle it adds no
  * waiting: the flush runs right after the current turn of the event loop.
  *
- * `spacingMs` spaces the requests out while callers are coalescing anyway:
- * when the previous request carried the messages of more than one sendSoon()
- * (callers arrive faster than the broker answers), the next one starts no
- * sooner than `spacingMs` after it did, and so carries more. Each request
- * costs a wake-up and the protocol's work on both sides whatever it carries;
- * under load fewer, fuller requests cost less CPU per message. A request that
- * followed one caller's messages never waits, so neither does a lone transfer,
- * however many messages its stage sends at once. 0 turns it off.
+ * `spacingMs` spaces the requests out while callers are coalescing anyway,
+ * for the callers that allow it (`sendSoon(messages, { spaced: true })`: the
+ * API's commands). When the previous request carried the messages of more
+ * than one sendSoon() (callers arrive faster than the broker answers), the
+ * next one starts no sooner than `spacingMs` after it did, and so carries
+ * more. Each request costs a wake-up and the protocol's work on both sides
+ * whatever it carries; under load fewer, fuller requests cost less CPU per
+ * message. A request that followed one caller's messages never waits, so
+ * neither does a lone transfer; a caller that does not allow waiting takes
+ * whatever waits with it at once. 0 turns it off.
  *
  * `idempotent` makes the broker drop a retried request it had already
  * appended (kafkajs then keeps one request in flight, as sendSoon does
@@ -49,6 +51,8 @@ function createProducer ({ kafka, idempotent = false, spacingMs = 0, now = () =>
   let lastCoalesced = false
   /** @type {NodeJS.Timeout | null} */
   let spacer = null
+  // Whether a caller that may not wait for the spacing has messages pending.
+  let unspacedPending = false
   // Once disconnecting, nothing waits for its spacing.
   let closing = false
 
@@ -70,18 +74,21 @@ function createProducer ({ kafka, idempotent = false, spacingMs = 0, now = () =>
   function flush () {
     scheduled = false
     if (inFlight || !pending.length) return
+    const mayWait = !closing && lastCoalesced && !unspacedPending
     if (spacer) {
-      if (!closing) return
+      // Its timer still stands for what joined it, unless something may not wait.
+      if (mayWait) return
       clearTimeout(spacer)
       spacer = null
     }
-    const wait = !closing && lastCoalesced ? lastStart + spacingMs - now() : 0
+    const wait = mayWait ? lastStart + spacingMs - now() : 0
     if (wait > 0) {
       spacer = setTimeout(() => { spacer = null; flush() }, wait)
       return
     }
     const batch = pending
     pending = []
+    unspacedPending = false
     inFlight = true
     const messages = batch.flatMap((p) => p.messages)
     lastStart = now()
@@ -104,11 +111,13 @@ function createProducer ({ kafka, idempotent = false, spacingMs = 0, now = () =>
      * handed over in the same event-loop turn or while the previous request
      * was in flight.
      * @param {import('./envelope').WireMessage[]} messages
+     * @param {{ spaced?: boolean }} [opts] spaced: may wait for the producer's spacing
      * @returns {Promise<void>}
      */
-    sendSoon (messages) {
+    sendSoon (messages, { spaced = false } = {}) {
       return new Promise((resolve, reject) => {
         pending.push({ messages, resolve, reject })
+        if (!spaced) unspacedPending = true
         if (!scheduled) {
           scheduled = true
           setImmediate(flush)

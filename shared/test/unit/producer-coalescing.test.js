@@ -77,16 +77,17 @@ test('a failed request rejects its callers and the next one still goes out', asy
   expect(requests).toHaveLength(2)
 })
 
-describe('spacing (KAFKA_PRODUCE_SPACING_MS)', () => {
+describe('spacing (API_PRODUCE_SPACING_MS)', () => {
   // The clock is the test's; setTimeout is jest's, setImmediate the real one.
   let clock = 0
   const now = () => clock
   beforeEach(() => { clock = 1000; jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] }) })
   afterEach(() => jest.useRealTimers())
+  const spaced = { spaced: true }
 
-  /** Sends a request carrying `values` and lets the broker answer it. */
+  /** Sends a request carrying one sendSoon per value and lets the broker answer it. */
   async function answered (producer, answerNext, values) {
-    const sent = values.map((v) => producer.sendSoon([msg(v)]))
+    const sent = values.map((v) => producer.sendSoon([msg(v)], spaced))
     await turn()
     answerNext()
     await Promise.all(sent)
@@ -97,8 +98,9 @@ describe('spacing (KAFKA_PRODUCE_SPACING_MS)', () => {
     const producer = createProducer({ kafka: /** @type {any} */ (kafka), spacingMs: 5, now })
     await answered(producer, answerNext, ['a', 'b'])
     clock += 2
-    const later = producer.sendSoon([msg('c')])
-    producer.sendSoon([msg('d')])
+    const later = producer.sendSoon([msg('c')], spaced)
+    await turn()
+    producer.sendSoon([msg('d')], spaced)
     await turn()
     expect(requests).toEqual([['a', 'b']])
     jest.advanceTimersByTime(2)
@@ -115,30 +117,44 @@ describe('spacing (KAFKA_PRODUCE_SPACING_MS)', () => {
   test('after one caller\'s messages, or once spacingMs has passed, the next request goes right after the turn', async () => {
     const { kafka, requests, answerNext } = recordingKafka()
     const producer = createProducer({ kafka: /** @type {any} */ (kafka), spacingMs: 5, now })
-    // One caller with two messages (a stage's outputs) is not coalescing.
-    const first = producer.sendSoon([msg('a1'), msg('a2')])
+    // One caller with two messages is not coalescing.
+    const first = producer.sendSoon([msg('a1'), msg('a2')], spaced)
     await turn()
     answerNext()
     await first
-    const second = producer.sendSoon([msg('b')])
+    const second = producer.sendSoon([msg('b')], spaced)
     await turn()
     expect(requests).toEqual([['a1', 'a2'], ['b']])
     answerNext()
     await second
     await answered(producer, answerNext, ['c', 'd'])
     clock += 5
-    const fourth = producer.sendSoon([msg('e')])
+    const fourth = producer.sendSoon([msg('e')], spaced)
     await turn()
     expect(requests).toEqual([['a1', 'a2'], ['b'], ['c', 'd'], ['e']])
     answerNext()
     await fourth
   })
 
+  test('a caller that may not wait takes what waits for the spacing with it at once', async () => {
+    const { kafka, requests, answerNext } = recordingKafka()
+    const producer = createProducer({ kafka: /** @type {any} */ (kafka), spacingMs: 5, now })
+    await answered(producer, answerNext, ['a', 'b'])
+    const waiting = producer.sendSoon([msg('c')], spaced)
+    await turn()
+    expect(requests).toHaveLength(1)
+    const urgent = producer.sendSoon([msg('d')])
+    await turn()
+    expect(requests).toEqual([['a', 'b'], ['c', 'd']])
+    answerNext()
+    await Promise.all([waiting, urgent])
+  })
+
   test('disconnect sends what waits for its spacing at once', async () => {
     const { kafka, requests, answerNext } = recordingKafka()
     const producer = createProducer({ kafka: /** @type {any} */ (kafka), spacingMs: 5, now })
     await answered(producer, answerNext, ['a', 'b'])
-    const waiting = producer.sendSoon([msg('c')])
+    const waiting = producer.sendSoon([msg('c')], spaced)
     await turn()
     expect(requests).toHaveLength(1)
     await producer.disconnect()
@@ -151,7 +167,7 @@ describe('spacing (KAFKA_PRODUCE_SPACING_MS)', () => {
     const { kafka, requests, answerNext } = recordingKafka()
     const producer = createProducer({ kafka: /** @type {any} */ (kafka), now })
     await answered(producer, answerNext, ['a', 'b'])
-    const next = producer.sendSoon([msg('c')])
+    const next = producer.sendSoon([msg('c')], spaced)
     await turn()
     expect(requests).toEqual([['a', 'b'], ['c']])
     answerNext()
