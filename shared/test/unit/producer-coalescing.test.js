@@ -136,13 +136,19 @@ describe('spacing (API_PRODUCE_SPACING_MS)', () => {
     await fourth
   })
 
-  test('a caller that may not wait takes what waits for the spacing with it at once', async () => {
+  /** A producer whose message 'c' waits for the spacing after a request of 'a' and 'b'. */
+  async function oneWaiting () {
     const { kafka, requests, answerNext } = recordingKafka()
     const producer = createProducer({ kafka: /** @type {any} */ (kafka), spacingMs: 5, now })
     await answered(producer, answerNext, ['a', 'b'])
     const waiting = producer.sendSoon([msg('c')], spaced)
     await turn()
     expect(requests).toHaveLength(1)
+    return { producer, requests, answerNext, waiting }
+  }
+
+  test('a caller that may not wait takes what waits for the spacing with it at once', async () => {
+    const { producer, requests, answerNext, waiting } = await oneWaiting()
     const urgent = producer.sendSoon([msg('d')])
     await turn()
     expect(requests).toEqual([['a', 'b'], ['c', 'd']])
@@ -151,12 +157,7 @@ describe('spacing (API_PRODUCE_SPACING_MS)', () => {
   })
 
   test('disconnect sends what waits for its spacing at once', async () => {
-    const { kafka, requests, answerNext } = recordingKafka()
-    const producer = createProducer({ kafka: /** @type {any} */ (kafka), spacingMs: 5, now })
-    await answered(producer, answerNext, ['a', 'b'])
-    const waiting = producer.sendSoon([msg('c')], spaced)
-    await turn()
-    expect(requests).toHaveLength(1)
+    const { producer, requests, answerNext, waiting } = await oneWaiting()
     await producer.disconnect()
     expect(requests).toEqual([['a', 'b'], ['c']])
     answerNext()
