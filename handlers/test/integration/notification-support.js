@@ -13,6 +13,11 @@ const { createLifecycle } = require('../../../shared/src/lifecycle')
 const { createRuntime } = require('../../../shared/src/runtime')
 const { startHandlers } = require('../../src/main')
 const { testConfig } = require('../../../test/support/config')
+const { waitUntil } = require('../../../test/support/wait')
+const { failPendingCallbacks } = require('../../../test/support/callbacks')
+const { createTestKafka } = require('../../../test/support/kafka')
+const { createDb } = require('../../../shared/src/db')
+const { createTopics } = require('../../../scripts/stack/index')
 
 const CONTENT_TYPE = 'application/vnd.interoperability.transfers+json;version=1.1'
 
@@ -164,4 +169,72 @@ async function startNotificationHandler (config) {
   return { runtime, stop: () => lifecycle.shutdown('test done') }
 }
 
-module.exports = { startParticipant, deadBase, endpointsAt, addParticipant, notification, notificationTestConfig, notificationFixtures, startNotificationHandler, CONTENT_TYPE }
+/**
+ * A test file's set-up before its handler starts: the database, a connected
+ * Kafka test client, and the topics.
+ * @param {ReturnType<typeof notificationTestConfig>} config
+ */
+async function openNotificationSuite (config) {
+  const db = createDb(config)
+  const tk = createTestKafka(config)
+  await tk.connect()
+  await createTopics(config)
+  return { db, tk }
+}
+
+/**
+ * A test file's tear-down: its handler stopped, its participants' servers
+ * closed, what it left PENDING failed (so no later handler retries it), then
+ * Kafka and the database.
+ * @param {string} run @param {{ handler?: { stop: () => Promise<void> }, participants: { close: () => Promise<void> }[],
+ *   tk: { close: () => Promise<void> }, db: import('knex').Knex }} suite
+ */
+async function closeNotificationSuite (run, { handler, participants, tk, db }) {
+  if (handler) await handler.stop()
+  for (const p of participants) await p.close()
+  await failPendingCallbacks(db, 'participant', `${run}%`)
+  await tk.close()
+  await db.destroy()
+}
+
+/**
+ * The graceful stop, as both HTTP clients must handle it: a participant hangs
+ * on its first request, the handler stops while that request is in flight,
+ * and a new instance delivers the callback. The hub's own shutdown cut the
+ * attempt short: it counts for nothing, so even a callback on its last
+ * attempt is not dead-lettered by a rollout.
+ * @param {ReturnType<typeof notificationFixtures>} fixtures
+ * @param {{ topic: string, send: (messages: any[]) => Promise<void>, stopHandler: () => Promise<void>, startHandler: () => Promise<void> }} suite
+ * @returns {Promise<{ row: any, delivered: any }>} the callback's row after the stop, and once delivered
+ */
+async function stopWithRequestInFlight ({ participant, rowsOf, attemptsOf, statusIs }, { topic, send, stopHandler, startHandler }) {
+  const p = await participant('restart', (_req, res, n) => { if (n > 1) { res.statusCode = 200; res.end() } }) // hangs once
+  const msg = notification(topic, p.name)
+  await send([msg])
+  await waitUntil(() => p.server.open() === 1, { what: 'a request in flight' })
+  await stopHandler()
+  const [row] = await rowsOf([msg.value.transferId])
+  expect(row).toMatchObject({ status: 'PENDING', attempts: 0, claim_until: null })
+  expect(await attemptsOf(row.callback_id)).toEqual([])
+
+  await startHandler()
+  const [delivered] = await waitUntil(statusIs('DELIVERED', [msg.value.transferId]), { what: 'delivered by the next instance' })
+  expect(delivered.attempts).toBe(1)
+  expect(p.server.received).toHaveLength(2)
+  return { row, delivered }
+}
+
+module.exports = {
+  startParticipant,
+  deadBase,
+  endpointsAt,
+  addParticipant,
+  notification,
+  notificationTestConfig,
+  notificationFixtures,
+  startNotificationHandler,
+  openNotificationSuite,
+  closeNotificationSuite,
+  stopWithRequestInFlight,
+  CONTENT_TYPE
+}

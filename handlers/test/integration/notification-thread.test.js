@@ -6,13 +6,9 @@
 // stop aborts the thread's request in flight without spending an attempt.
 
 const { unique } = require('../../../test/support/config')
-const { createTestKafka } = require('../../../test/support/kafka')
 const { waitUntil } = require('../../../test/support/wait')
-const { failPendingCallbacks } = require('../../../test/support/callbacks')
-const { createDb } = require('../../../shared/src/db')
 const { topicName } = require('../../../shared/src/kafka')
-const { createTopics } = require('../../../scripts/stack/index')
-const { deadBase, endpointsAt, addParticipant, notification, notificationTestConfig, notificationFixtures, startNotificationHandler, CONTENT_TYPE } = require('./notification-support')
+const { deadBase, endpointsAt, addParticipant, notification, notificationTestConfig, notificationFixtures, startNotificationHandler, openNotificationSuite, closeNotificationSuite, stopWithRequestInFlight, CONTENT_TYPE } = require('./notification-support')
 
 const run = unique('nt')
 const config = notificationTestConfig(run, { CALLBACK_THREAD: 'true' })
@@ -21,23 +17,17 @@ const topic = topicName(config, 'notification')
 let db
 let tk
 let handler
-const { participants, participant, rowsOf, attemptsOf, statusIs } = notificationFixtures(run, () => db)
+const fixtures = notificationFixtures(run, () => db)
+const { participants, participant, attemptsOf, statusIs } = fixtures
+const stopHandler = async () => { await handler.stop(); handler = undefined }
+const startHandler = async () => { handler = await startNotificationHandler(config) }
 
 beforeAll(async () => {
-  db = createDb(config)
-  tk = createTestKafka(config)
-  await tk.connect()
-  await createTopics(config)
-  handler = await startNotificationHandler(config)
+  ;({ db, tk } = await openNotificationSuite(config))
+  await startHandler()
 })
 
-afterAll(async () => {
-  if (handler) await handler.stop()
-  for (const p of participants) await p.close()
-  await failPendingCallbacks(db, 'participant', `${run}%`)
-  await tk.close()
-  await db.destroy()
-})
+afterAll(() => closeNotificationSuite(run, { handler, participants, tk, db }))
 
 test('delivers many callbacks to several participants with their URLs, FSPIOP headers and bodies, each recorded once', async () => {
   const a = await participant('a')
@@ -88,18 +78,5 @@ test('failing answers and a refused connection are recorded per attempt, and ret
 })
 
 test('graceful stop: the thread\'s request in flight is aborted without spending an attempt, and a new instance delivers it', async () => {
-  const p = await participant('restart', (_req, res, n) => { if (n > 1) { res.statusCode = 200; res.end() } }) // hangs once
-  const msg = notification(topic, p.name)
-  await tk.send([msg])
-  await waitUntil(() => p.server.open() === 1, { what: 'a request in flight' })
-  await handler.stop()
-  handler = undefined
-  const [row] = await rowsOf([msg.value.transferId])
-  expect(row).toMatchObject({ status: 'PENDING', attempts: 0, claim_until: null })
-  expect(await attemptsOf(row.callback_id)).toEqual([])
-
-  handler = await startNotificationHandler(config)
-  const [delivered] = await waitUntil(statusIs('DELIVERED', [msg.value.transferId]), { what: 'delivered by the next instance' })
-  expect(delivered.attempts).toBe(1)
-  expect(p.server.received).toHaveLength(2)
+  await stopWithRequestInFlight(fixtures, { topic, send: (m) => tk.send(m), stopHandler, startHandler })
 })

@@ -5,13 +5,9 @@
 // receive, with every attempt recorded in MariaDB.
 
 const { unique } = require('../../../test/support/config')
-const { createTestKafka } = require('../../../test/support/kafka')
 const { waitUntil } = require('../../../test/support/wait')
-const { failPendingCallbacks } = require('../../../test/support/callbacks')
-const { createDb } = require('../../../shared/src/db')
 const { topicName, deadLetterTopic } = require('../../../shared/src/kafka')
-const { createTopics } = require('../../../scripts/stack/index')
-const { deadBase, endpointsAt, addParticipant, notification, notificationTestConfig, notificationFixtures, startNotificationHandler, CONTENT_TYPE } = require('./notification-support')
+const { deadBase, endpointsAt, addParticipant, notification, notificationTestConfig, notificationFixtures, startNotificationHandler, openNotificationSuite, closeNotificationSuite, stopWithRequestInFlight, CONTENT_TYPE } = require('./notification-support')
 
 const run = unique('n')
 // A hung participant stays hung for the 10 s callback timeout, long after the
@@ -30,24 +26,18 @@ let db
 let tk
 let dlq
 let handler
-const { participants, participant, rowsOf, attemptsOf, statusIs } = notificationFixtures(run, () => db)
+const fixtures = notificationFixtures(run, () => db)
+const { participants, participant, rowsOf, attemptsOf, statusIs } = fixtures
+const stopHandler = async () => { await handler.stop(); handler = undefined }
+const startHandler = async () => { handler = await startNotificationHandler(config) }
 
 beforeAll(async () => {
-  db = createDb(config)
-  tk = createTestKafka(config)
-  await tk.connect()
-  await createTopics(config)
+  ;({ db, tk } = await openNotificationSuite(config))
   dlq = await tk.collect(deadLetterTopic(topic))
-  handler = await startNotificationHandler(config)
+  await startHandler()
 })
 
-afterAll(async () => {
-  if (handler) await handler.stop()
-  for (const p of participants) await p.close()
-  await failPendingCallbacks(db, 'participant', `${run}%`)
-  await tk.close()
-  await db.destroy()
-})
+afterAll(() => closeNotificationSuite(run, { handler, participants, tk, db }))
 
 const deadLetterFor = (transferId) => dlq.messages.find((m) => m.value.notification && m.value.notification.transferId === transferId)
 
@@ -264,23 +254,8 @@ test('recovery: pending callbacks whose lease lapsed are delivered; a live lease
 })
 
 test('graceful stop: a request in flight is aborted without spending an attempt, its claim released, and a new instance delivers it', async () => {
-  const p = await participant('restart', (_req, res, n) => { if (n > 1) { res.statusCode = 200; res.end() } }) // hangs once
-  const msg = notification(topic, p.name)
-  await tk.send([msg])
-  await waitUntil(() => p.server.open() === 1, { what: 'a request in flight' })
-  await handler.stop()
-  handler = undefined
-  // The hub's own shutdown cut the attempt short: it counts for nothing, so
-  // even a callback on its last attempt is not dead-lettered by a rollout.
-  const [row] = await rowsOf([msg.value.transferId])
-  expect(row).toMatchObject({ status: 'PENDING', attempts: 0, claim_until: null })
-  expect(await attemptsOf(row.callback_id)).toEqual([])
-
-  handler = await startNotificationHandler(config)
-  const [delivered] = await waitUntil(statusIs('DELIVERED', [msg.value.transferId]), { what: 'delivered by the next instance' })
-  expect(delivered.attempts).toBe(1)
+  const { row, delivered } = await stopWithRequestInFlight(fixtures, { topic, send: (m) => tk.send(m), stopHandler, startHandler })
   expect(delivered.claimed_by).not.toBe(row.claimed_by)
-  expect(p.server.received).toHaveLength(2)
 })
 
 test('a redelivered Kafka record does not produce a second callback', async () => {
@@ -296,15 +271,14 @@ test('a redelivered Kafka record does not produce a second callback', async () =
   // Twice: with the runner's progress intact (it skips the records), and with
   // it deleted (the callback ids derived from the records refuse new rows).
   for (const forgetProgress of [false, true]) {
-    await handler.stop()
-    handler = undefined
+    await stopHandler()
     const admin = tk.kafka.admin()
     await admin.connect()
     try {
       const ends = await admin.fetchTopicOffsets(topic)
       await admin.resetOffsets({ groupId, topic, earliest: true })
       if (forgetProgress) await db('consumer_progress').where({ consumer_group: groupId }).del()
-      handler = await startNotificationHandler(config)
+      await startHandler()
       await waitUntil(async () => {
         const [{ partitions }] = await admin.fetchOffsets({ groupId, topics: [topic] })
         return ends.every((e) => Number(e.high) === 0 || partitions.some((c) => c.partition === e.partition && c.offset === e.high))

@@ -133,9 +133,9 @@ class Writer {
 
 /**
  * One partition's record batch, sized: its records' parts and the batch's fields.
- * @param {PartitionData} data @param {{ dateNow: number }} ctx
+ * @param {PartitionData} data @param {number} dateNow the time records without a timestamp get
  */
-function planBatch ({ messages }, { dateNow }) {
+function planBatch ({ messages }, dateNow) {
   // As kafkajs: the timestamps given, sorted as sort() sorts them (as
   // strings), else now.
   const given = messages.map((m) => m.timestamp).filter((t) => t != null).sort()
@@ -151,10 +151,11 @@ function planBatch ({ messages }, { dateNow }) {
     const h = m.headers || {}
     for (const name of Object.keys(h)) {
       const values = Array.isArray(h[name]) ? h[name] : [h[name]]
-      for (const v of values) headers.push({ name, nameSize: Buffer.byteLength(name, 'utf8'), value: bytesOf(v) })
+      // A header's name is written as its value is (a varint length, then UTF-8).
+      for (const v of values) headers.push({ name: bytesOf(name), value: bytesOf(v) })
     }
     let headersSize = sizeOfVarInt(headers.length)
-    for (const x of headers) headersSize += sizeOfVarInt(x.nameSize) + x.nameSize + sizeOfBytes(x.value)
+    for (const x of headers) headersSize += sizeOfBytes(x.name) + sizeOfBytes(x.value)
     const bodySize = 1 + sizeOfVarLong(timestampDelta) + sizeOfVarInt(i) + sizeOfBytes(key) + sizeOfBytes(value) + headersSize
     recordsSize += sizeOfVarInt(bodySize) + bodySize
     return { timestampDelta, key, value, headers, bodySize }
@@ -171,10 +172,9 @@ function planBatch ({ messages }, { dateNow }) {
  * @returns {Buffer}
  */
 function encodeProduceRequest ({ acks, timeout, transactionalId = null, producerId = -1, producerEpoch = 0, topicData }, dateNow = Date.now()) {
-  const ctx = { dateNow }
   const topics = topicData.map(({ topic, partitions }) => ({
     topic,
-    partitions: partitions.map((p) => ({ data: p, batch: planBatch(p, ctx) }))
+    partitions: partitions.map((p) => ({ data: p, batch: planBatch(p, dateNow) }))
   }))
   // transactional_id, acks, timeout, topic count
   let size = (transactionalId === null ? 2 : 2 + Buffer.byteLength(transactionalId, 'utf8')) + 2 + 4 + 4
@@ -218,8 +218,7 @@ function encodeProduceRequest ({ acks, timeout, transactionalId = null, producer
         w.bytes(r.value)
         w.varint(r.headers.length)
         for (const x of r.headers) {
-          w.varint(x.nameSize)
-          w.offset += w.buf.write(x.name, w.offset, x.nameSize, 'utf8')
+          w.bytes(x.name)
           w.bytes(x.value)
         }
       })

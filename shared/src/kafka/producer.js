@@ -46,9 +46,9 @@ function createProducer ({ kafka, idempotent = false, spacingMs = 0, now = () =>
   let pending = []
   let scheduled = false
   let inFlight = false
-  // When the previous request started, and whether it carried more than one caller's messages.
-  let lastStart = -Infinity
-  let lastCoalesced = false
+  // Before when the next request waits, if its callers allow it: spacingMs
+  // after a request that carried more than one caller's messages started.
+  let spacedUntil = -Infinity
   /** @type {NodeJS.Timeout | null} */
   let spacer = null
   // Whether a caller that may not wait for the spacing has messages pending.
@@ -74,14 +74,14 @@ function createProducer ({ kafka, idempotent = false, spacingMs = 0, now = () =>
   function flush () {
     scheduled = false
     if (inFlight || !pending.length) return
-    const mayWait = !closing && lastCoalesced && !unspacedPending
+    const mayWait = !closing && !unspacedPending
     if (spacer) {
       // Its timer still stands for what joined it, unless something may not wait.
       if (mayWait) return
       clearTimeout(spacer)
       spacer = null
     }
-    const wait = mayWait ? lastStart + spacingMs - now() : 0
+    const wait = mayWait ? spacedUntil - now() : 0
     if (wait > 0) {
       spacer = setTimeout(() => { spacer = null; flush() }, wait)
       return
@@ -91,8 +91,7 @@ function createProducer ({ kafka, idempotent = false, spacingMs = 0, now = () =>
     unspacedPending = false
     inFlight = true
     const messages = batch.flatMap((p) => p.messages)
-    lastStart = now()
-    lastCoalesced = spacingMs > 0 && batch.length > 1
+    spacedUntil = batch.length > 1 ? now() + spacingMs : -Infinity
     send(messages)
       .then(() => { for (const p of batch) p.resolve() }, (err) => { for (const p of batch) p.reject(err) })
       .finally(() => {
