@@ -323,4 +323,4 @@ function machineInfo (root) {
   }
 }
 
-module.exports = { COUNTERS, processAgeS, cpuSnapshot, cpuDelta, waitForQuiet, sqlCounters, sqlDelta, otherDbClients, topicMessages, kafkaDelta, durableSettings, machineInfo, cpuIdle }
+module.exports = { COUNTERS, processCpuMs, processAgeS, cpuSnapshot, cpuDelta, waitForQuiet, sqlCounters, sqlDelta, otherDbClients, topicMessages, kafkaDelta, durableSettings, machineInfo, cpuIdle }
