@@ -15,6 +15,17 @@
 // and reads MariaDB's CPU from /proc (utime + stime of mariadbd) and its own
 // from process.cpuUsage(). It prints µs per row: MariaDB's and the client's
 // (mysql2's formatting and escaping, or its binary encoding). Local stack only.
+//
+// Then whole shared transactions' writes, ten transfers' worth each (three
+// callbacks and their attempts, three transfer row updates, four state
+// changes and four stored messages per transfer), three ways: as the switch
+// sends them (one multi-statement query ending with COMMIT); as prepared
+// statements pipelined in one write, each followed by a check of ROW_COUNT()
+// and ended by a COMMIT that runs only if every check passed; and as prepared
+// statements pipelined, with the COMMIT in a round trip of its own once every
+// answer is in. Each transaction first opens with a round trip of its own, as
+// the switch's reads do. It prints MariaDB's and the client's CPU per
+// transfer and the time from sending the writes to the commit.
 
 const crypto = require('node:crypto')
 const { parseArgs } = require('node:util')
@@ -24,9 +35,15 @@ const { createDb, createWriteBatch } = require('../../../shared/src/db')
 const { createRepository, existingCallbacksQuery } = require('../../../handlers/src/notification/repository')
 const { updateTransfers, insertStateChanges, transfersQuery } = require('../../../handlers/src/common/transfer-repository')
 const { recordProgress, progressQuery } = require('../../../shared/src/kafka/progress')
+const { pipeline } = require('./sql-pipeline')
 
 const SCRATCH_DB = 'switchyard_sql_forms'
 const COMMIT_EVERY = 10
+/** Transfers whose writes one shared transaction carries in the second part. */
+const TX_TRANSFERS = 10
+/** After each pipelined write: false from the first failed one on (ROW_COUNT() is -1 after an error). */
+const GUARD = 'SET @sy_ok = @sy_ok AND ROW_COUNT() >= 0'
+const COMMIT_IF_OK = 'BEGIN NOT ATOMIC IF @sy_ok THEN COMMIT; ELSE ROLLBACK; END IF; END'
 
 const b64 = (/** @type {number} */ n) => crypto.randomBytes(n).toString('base64url')
 const hex = (/** @type {number} */ n) => crypto.randomBytes(n).toString('hex')
@@ -118,15 +135,55 @@ const send = (conn, how, sql, bindings) => new Promise((resolve, reject) => {
   conn[how](sql, bindings, (/** @type {any} */ err, /** @type {any} */ result) => (err ? reject(err) : resolve(result)))
 })
 
+/**
+ * One shared transaction's writes for TX_TRANSFERS transfers, built by the switch's code.
+ * @param {ReturnType<typeof statementKinds>} per3 kinds of 3 × TX_TRANSFERS rows
+ * @param {ReturnType<typeof statementKinds>} per1 kinds of TX_TRANSFERS rows
+ */
+const transactionWrites = (per3, per1) => [
+  ...per3['callback INSERT'](),
+  ...per3['callback_attempt INSERT'](),
+  ...[1, 2, 3].flatMap(() => per1['transfer UPDATE (CASE per column)']()),
+  ...[1, 2, 3, 4].flatMap(() => per1['transfer_state_change INSERT']()),
+  ...[1, 2, 3, 4].flatMap(() => per1['consumer_progress upsert (per record)']())
+]
+
+/** @param {({ result: any } | { error: any })[]} outcomes */
+function mustSucceed (outcomes) {
+  const failed = outcomes.find((o) => 'error' in o)
+  if (failed && 'error' in failed) throw failed.error
+}
+
+/**
+ * The ways of sending one transaction's writes: each resolves once committed.
+ * @type {Record<string, (conn: any, writes: { sql: string, bindings: readonly any[] }[]) => Promise<void>>}
+ */
+const TRANSACTION_FORMS = {
+  'text, one query with COMMIT (the switch)': async (conn, writes) => {
+    await send(conn, 'query', 'START TRANSACTION', [])
+    await send(conn, 'query', [...writes.map((w) => w.sql), 'COMMIT'].join(';\n'), writes.flatMap((w) => w.bindings))
+  },
+  'prepared, pipelined, guarded COMMIT': async (conn, writes) => {
+    await send(conn, 'query', 'SET @sy_ok = 1; START TRANSACTION', [])
+    mustSucceed(await pipeline(conn, [...writes.flatMap((w) => [{ ...w, prepare: true }, { sql: GUARD, bindings: [] }]), { sql: COMMIT_IF_OK, bindings: [] }]))
+  },
+  'prepared, pipelined, COMMIT after': async (conn, writes) => {
+    await send(conn, 'query', 'START TRANSACTION', [])
+    mustSucceed(await pipeline(conn, writes.map((w) => ({ ...w, prepare: true }))))
+    await send(conn, 'query', 'COMMIT', [])
+  }
+}
+
 /** Median of numbers. @param {number[]} xs */
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2 }
 
 async function main () {
-  const { values } = parseArgs({ options: { statements: { type: 'string', default: '600' }, rounds: { type: 'string', default: '4' }, rows: { type: 'string', default: '30' } } })
+  const { values } = parseArgs({ options: { statements: { type: 'string', default: '600' }, rounds: { type: 'string', default: '4' }, rows: { type: 'string', default: '30' }, transactions: { type: 'string', default: '200' } } })
   const statements = Number(values.statements)
   const rounds = Number(values.rounds)
   const rows = Number(values.rows)
-  if (!(statements >= COMMIT_EVERY && rounds >= 1 && rows >= 1)) throw new Error(`--statements at least ${COMMIT_EVERY}, --rounds and --rows at least 1`)
+  const transactions = Number(values.transactions)
+  if (!(statements >= COMMIT_EVERY && rounds >= 1 && rows >= 1 && transactions >= 1)) throw new Error(`--statements at least ${COMMIT_EVERY}, --rounds, --rows and --transactions at least 1`)
   const say = (/** @type {string} */ m) => console.error(`[sql-forms ${new Date().toISOString().slice(11, 19)}] ${m}`)
   const { config, pids } = await ensureStack((m) => say(`stack: ${m}`), SCRATCH_DB)
   if (!pids.mariadb) throw new Error('sql-forms reads MariaDB\'s CPU from /proc: it needs the local stack\'s MariaDB (DB_HOST on this machine)')
@@ -176,6 +233,39 @@ async function main () {
       const { query: text, execute: binary } = forms
       console.log(`| ${kind} | ${fmt(text.server)} | ${fmt(binary.server)} | ×${(median(binary.server) / median(text.server)).toFixed(2)} | ${fmt(text.client)} | ${fmt(binary.client)} |`)
     }
+
+    const per3 = statementKinds(db, 3 * TX_TRANSFERS, transferIds)
+    const per1 = statementKinds(db, TX_TRANSFERS, transferIds)
+    /** @type {Record<string, { server: number[], client: number[], ms: number[] }>} */
+    const txResults = {}
+    say(`${transactions} shared transactions of ${TX_TRANSFERS} transfers' writes per form, ${rounds} rounds`)
+    // Every statement shape prepared once before the clock starts, as a long-running connection would have.
+    for (const form of Object.values(TRANSACTION_FORMS)) await form(conn, transactionWrites(per3, per1))
+    for (let round = 1; round <= rounds; round++) {
+      for (const [name, form] of Object.entries(TRANSACTION_FORMS)) {
+        const batches = Array.from({ length: transactions }, () => transactionWrites(per3, per1))
+        const server0 = processCpuMs(mariadb)
+        const client0 = process.cpuUsage()
+        let ms = 0
+        for (const writes of batches) {
+          const t0 = performance.now()
+          await form(conn, writes)
+          ms += performance.now() - t0
+        }
+        const client = process.cpuUsage(client0)
+        const server = /** @type {number} */ (processCpuMs(mariadb)) - /** @type {number} */ (server0)
+        const perTransfer = 1000 / (transactions * TX_TRANSFERS)
+        const r = (txResults[name] ||= { server: [], client: [], ms: [] })
+        r.server.push(server * perTransfer)
+        r.client.push((client.user + client.system) / 1000 * perTransfer)
+        r.ms.push(ms / transactions)
+      }
+      say(`transactions: round ${round} of ${rounds} done`)
+    }
+    console.log(`\nA shared transaction's writes, ${TX_TRANSFERS} transfers' worth: CPU per transfer (µs) and ms per transaction, median of ${rounds} rounds (min–max)`)
+    console.log('| form | MariaDB µs / transfer | client µs / transfer | ms / transaction |')
+    console.log('| --- | --- | --- | --- |')
+    for (const [name, r] of Object.entries(txResults)) console.log(`| ${name} | ${fmt(r.server)} | ${fmt(r.client)} | ${fmt(r.ms)} |`)
   } finally {
     db.client.releaseConnection(conn)
     await db.raw(`DROP DATABASE IF EXISTS ${SCRATCH_DB}`).catch(() => {})
