@@ -12,13 +12,17 @@ const { round } = require('./schedule')
 /**
  * MariaDB's statement counters by kind. A multi-table UPDATE or DELETE (the
  * notification handler's outcome flush is `UPDATE callback c JOIN (…) u`)
- * counts under `_multi`, not under Com_update or Com_delete.
+ * counts under `_multi`, not under Com_update or Com_delete. A prepared
+ * statement's executions count under its kind too. `set`: the session
+ * settings a transaction changes (DB_PREPARED_WRITES turns autocommit off and
+ * on again around its writes; otherwise only new connections set anything).
  */
 const STATEMENT_KINDS = {
   select: ['Com_select'],
   insert: ['Com_insert', 'Com_insert_select', 'Com_replace', 'Com_replace_select'],
   update: ['Com_update', 'Com_update_multi'],
-  delete: ['Com_delete', 'Com_delete_multi']
+  delete: ['Com_delete', 'Com_delete_multi'],
+  set: ['Com_set_option']
 }
 const STATEMENT_COUNTERS = Object.values(STATEMENT_KINDS).flat()
 /**

@@ -35,7 +35,7 @@ const { createDb, createWriteBatch } = require('../../../shared/src/db')
 const { createRepository, existingCallbacksQuery } = require('../../../handlers/src/notification/repository')
 const { updateTransfers, insertStateChanges, transfersQuery } = require('../../../handlers/src/common/transfer-repository')
 const { recordProgress, progressQuery } = require('../../../shared/src/kafka/progress')
-const { pipeline } = require('./sql-pipeline')
+const { pipeline } = require('../../../shared/src/db/pipeline')
 
 const SCRATCH_DB = 'switchyard_sql_forms'
 const COMMIT_EVERY = 10

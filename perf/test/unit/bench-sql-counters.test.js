@@ -8,7 +8,8 @@ test('every kind of data statement counts, multi-table UPDATE and DELETE, INSERT
   const after = { ...zeros, Com_select: 4, Com_insert: 3, Com_insert_select: 1, Com_replace: 1, Com_update: 2, Com_update_multi: 5, Com_delete: 1, Com_delete_multi: 2, Com_commit: 3 }
   const d = sqlDelta(zeros, after, 10)
   expect(d.statements).toBe(19)
-  expect(d.byKind).toEqual({ select: 4, insert: 5, update: 7, delete: 3 })
+  expect(d.byKind).toEqual({ select: 4, insert: 5, update: 7, delete: 3, set: 0 })
+  expect(sqlDelta(zeros, { ...zeros, Com_set_option: 4 }, 2).statementsPerTransfer).toBe(2)
   expect(d.statementsPerTransfer).toBe(1.9)
   expect(d.commitsPerTransfer).toBe(0.3)
   expect(sqlDelta(zeros, { ...zeros, Com_update_multi: 10 }, 10).statementsPerTransfer).toBe(1)

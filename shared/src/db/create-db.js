@@ -9,6 +9,11 @@ const { tlsOptions } = require('../tls-files')
  * @typedef {import('../config').Config} DbConfig
  */
 
+/** How many prepared statements one connection keeps at most. */
+const PREPARED_PER_CONNECTION = 128
+/** The knex instances created with DB_PREPARED_WRITES. @type {WeakSet<Knex>} */
+const preparedWriters = new WeakSet()
+
 /**
  * knex's warn and error, each message's first line at most once a minute
  * with a count: while the database is away, knex warns of every connection
@@ -38,7 +43,7 @@ function repeatGated (logger) {
  * @returns {Knex}
  */
 function createDb (config, { database, logger } = {}) {
-  return knexFactory({
+  const db = knexFactory({
     client: 'mysql2',
     ...(logger
       ? {
@@ -67,7 +72,11 @@ function createDb (config, { database, logger } = {}) {
       charset: 'utf8mb4',
       // A handler's writes go in one round trip (shared/src/db/write-batch.js);
       // every value is a bound parameter, never spliced into SQL.
-      multipleStatements: true
+      multipleStatements: true,
+      // Prepared statements a connection keeps (DB_PREPARED_WRITES; the least
+      // recently used is closed): a multi-row statement has a shape per row
+      // count, and MariaDB allows 16,382 for all connections together.
+      maxPreparedStatements: PREPARED_PER_CONNECTION
     },
     pool: {
       min: config.DB_POOL_MIN,
@@ -85,7 +94,16 @@ function createDb (config, { database, logger } = {}) {
     },
     acquireConnectionTimeout: 10000
   })
+  if (config.DB_PREPARED_WRITES) preparedWriters.add(db)
+  return db
 }
+
+/**
+ * Whether transactions on this knex instance send their writes as prepared
+ * statements (DB_PREPARED_WRITES; folded-transaction.js).
+ * @param {Knex} db
+ */
+const writesPrepared = (db) => preparedWriters.has(db)
 
 /**
  * Creates the database if it does not exist (used by migrations and tests).
@@ -101,4 +119,4 @@ async function ensureDatabase (config, name) {
   }
 }
 
-module.exports = { createDb, ensureDatabase }
+module.exports = { createDb, ensureDatabase, writesPrepared, PREPARED_PER_CONNECTION }

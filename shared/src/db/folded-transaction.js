@@ -11,8 +11,10 @@
 // do: `trx(table)` builders bound to the connection, and `trx.raw(sql,
 // bindings)` resolving to [rows, fields] as knex's mysql2 raw does.
 
-const { context } = require('@opentelemetry/api')
+const { context, trace, SpanKind, SpanStatusCode } = require('@opentelemetry/api')
 const { createWriteBatch } = require('./write-batch')
+const { writesPrepared } = require('./create-db')
+const { preparePipeline, sendPipeline } = require('./pipeline')
 
 /**
  * @param {any} conn a mysql2 connection
@@ -59,6 +61,7 @@ class SharedReadError extends Error {
  */
 function openFolded (db, conn) {
   let started = false
+  const prepared = writesPrepared(db)
   /** @type {{ statements: { sql: string, bindings: readonly any[] }[], resolve: (rows: any[]) => void, reject: (err: any) => void, traceContext?: import('@opentelemetry/api').Context }[]} */
   let asked = []
 
@@ -88,6 +91,67 @@ function openFolded (db, conn) {
     }
   }
 
+  /**
+   * DB_PREPARED_WRITES: the writes as prepared statements, pipelined in one
+   * round trip, then COMMIT in one of its own once every write has succeeded.
+   * The server runs every command it receives, so two things keep a failed
+   * write from committing the rest. The COMMIT waits for the answers. And the
+   * session is in autocommit 0 from before the first write: a deadlock rolls
+   * the whole transaction back, and the writes after it then open a new one
+   * that the ROLLBACK discards, instead of each committing on its own.
+   * Autocommit comes back with the COMMIT or ROLLBACK; a connection that
+   * cannot say so is destroyed, never handed back to the pool.
+   * @param {import('./write-batch').Statement[]} statements the writes, without the COMMIT
+   * @param {import('@opentelemetry/api').Context} [traceContext]
+   * @returns {Promise<boolean>} false when a statement could not be prepared: nothing was sent,
+   *   and the caller sends the batch as text
+   */
+  async function flushPrepared (statements, traceContext) {
+    const commands = [
+      { sql: 'SET autocommit = 0', bindings: [] },
+      ...(started ? [] : [{ sql: 'START TRANSACTION', bindings: [] }]),
+      ...statements.map((st) => ({ sql: st.sql, bindings: st.bindings, prepare: st.bindings.length > 0 }))
+    ]
+    /** @type {any[]} */
+    let statementsPrepared
+    try {
+      statementsPrepared = await preparePipeline(conn, commands)
+    } catch {
+      return false
+    }
+    const span = trace.getTracer('switchyard').startSpan('pipelined writes', {
+      kind: SpanKind.CLIENT,
+      attributes: { 'db.system': 'mysql', 'db.operation.batch.size': statements.length, 'db.statement': statements.map((st) => st.sql.slice(0, 40)).join('; ').slice(0, 300) }
+    }, traceContext)
+    started = true
+    try {
+      const outcomes = await sendPipeline(conn, commands, statementsPrepared)
+      const failed = outcomes.find((o) => 'error' in o)
+      if (failed && 'error' in failed) {
+        started = false
+        await query(conn, 'ROLLBACK; SET autocommit = 1', []).catch(() => conn.destroy())
+        throw failed.error
+      }
+      try {
+        await query(conn, 'COMMIT; SET autocommit = 1', [], traceContext)
+      } catch (err) {
+        started = false
+        await query(conn, 'ROLLBACK; SET autocommit = 1', []).catch(() => conn.destroy())
+        throw err
+      }
+      started = false
+      const results = outcomes.slice(commands.length - statements.length)
+      statements.forEach((st, i) => { if (st.onResult) st.onResult(/** @type {{ result: any }} */ (results[i]).result) })
+      return true
+    } catch (err) {
+      span.recordException(/** @type {any} */ (err))
+      span.setStatus({ code: SpanStatusCode.ERROR, message: String(err && /** @type {any} */ (err).message) })
+      throw err
+    } finally {
+      span.end()
+    }
+  }
+
   return {
     /**
      * @param {import('@opentelemetry/api').Context} [traceContext] the context its SQL spans belong to
@@ -112,10 +176,18 @@ function openFolded (db, conn) {
     },
     /**
      * Sends the batch (which ends with COMMIT) in one round trip.
-     * @param {ReturnType<typeof createWriteBatch>} writes
+     * @param {import('./write-batch').WriteBatch} writes
      * @param {import('@opentelemetry/api').Context} [traceContext]
      */
     async flush (writes, traceContext) {
+      if (prepared) {
+        /** @type {import('./write-batch').Statement[]} */
+        const statements = writes.drain()
+        const last = statements[statements.length - 1]
+        const sent = last && last.sql === 'COMMIT' ? await flushPrepared(statements.slice(0, -1), traceContext) : false
+        if (sent) return
+        writes.addAll(statements)
+      }
       let batch = writes
       if (!started) {
         // No statement was read in it: the transaction opens here.

@@ -71,4 +71,6 @@ function createWriteBatch () {
   }
 }
 
+/** @typedef {ReturnType<typeof createWriteBatch>} WriteBatch */
+
 module.exports = { createWriteBatch }
