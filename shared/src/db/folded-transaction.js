@@ -40,6 +40,9 @@ const query = (conn, sql, bindings, traceContext) => new Promise((resolve, rejec
  *   round trip and returns each statement's rows
  */
 
+/** Connections that reached the server's limit of prepared statements (DB_PREPARED_WRITES): they write as text. @type {WeakSet<object>} */
+const textOnly = new WeakSet()
+
 /** A read that failed while it shared its round trip with other works' reads: whose it was is not known. */
 class SharedReadError extends Error {
   /** @param {any} cause */
@@ -112,11 +115,15 @@ function openFolded (db, conn) {
       ...(started ? [] : [{ sql: 'START TRANSACTION', bindings: [] }]),
       ...statements.map((st) => ({ sql: st.sql, bindings: st.bindings, prepare: st.bindings.length > 0 }))
     ]
+    if (textOnly.has(conn)) return false
     /** @type {any[]} */
     let statementsPrepared
     try {
       statementsPrepared = await preparePipeline(conn, commands)
-    } catch {
+    } catch (err) {
+      // At the server's limit of prepared statements, this connection would
+      // pay a refused round trip on every flush: it sends text from now on.
+      if (err && /** @type {any} */ (err).code === 'ER_MAX_PREPARED_STMT_COUNT_REACHED') textOnly.add(conn)
       return false
     }
     const span = trace.getTracer('switchyard').startSpan('pipelined writes', {

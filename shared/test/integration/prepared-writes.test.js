@@ -133,3 +133,26 @@ test('chunks that share a transaction commit their prepared writes together, and
   expect(await rowsOf(name)).toEqual(['10:chunk 10', '11:chunk 11', '12:chunk 12', '20:taken'])
   expect(await sessionState()).toEqual({ autocommit: 1, inTransaction: 0 })
 })
+
+// Last: it leaves the one connection writing as text.
+test('a connection the server refuses more prepared statements writes as text from then on, without asking again', async () => {
+  const name = await table()
+  const [[{ limit }]] = await plain.raw('SELECT @@GLOBAL.max_prepared_stmt_count AS `limit`')
+  const prepares = async () => Number((await plain.raw("SHOW GLOBAL STATUS LIKE 'Com_stmt_prepare'"))[0][0].Value)
+  const write = (id) => withFoldedTransaction(db, async ({ writes, begin }) => {
+    await begin([])
+    writes.add(`INSERT INTO ${name} (id, note) VALUES (?, ?)`, [id, `row ${id}`])
+  })
+  await plain.raw('SET GLOBAL max_prepared_stmt_count = 0')
+  try {
+    await write(30)
+  } finally {
+    await plain.raw('SET GLOBAL max_prepared_stmt_count = ?', [Number(limit)])
+  }
+  // The server would prepare it now; the connection no longer asks.
+  const before = await prepares()
+  await write(31)
+  expect(await prepares()).toBe(before)
+  expect(await rowsOf(name)).toEqual(['30:row 30', '31:row 31'])
+  expect(await sessionState()).toEqual({ autocommit: 1, inTransaction: 0 })
+})
