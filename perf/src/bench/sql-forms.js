@@ -23,9 +23,10 @@
 // statements pipelined in one write, each followed by a check of ROW_COUNT()
 // and ended by a COMMIT that runs only if every check passed; and as prepared
 // statements pipelined, with the COMMIT in a round trip of its own once every
-// answer is in. Each transaction first opens with a round trip of its own, as
-// the switch's reads do. It prints MariaDB's and the client's CPU per
-// transfer and the time from sending the writes to the commit.
+// answer is in (as DB_PREPARED_WRITES does). Each transaction first opens
+// with a round trip of its own, as the switch's reads do. It prints MariaDB's
+// and the client's CPU per transfer and the time from sending the writes to
+// the commit.
 
 const crypto = require('node:crypto')
 const { parseArgs } = require('node:util')
@@ -167,10 +168,11 @@ const TRANSACTION_FORMS = {
     await send(conn, 'query', 'SET @sy_ok = 1; START TRANSACTION', [])
     mustSucceed(await pipeline(conn, [...writes.flatMap((w) => [{ ...w, prepare: true }, { sql: GUARD, bindings: [] }]), { sql: COMMIT_IF_OK, bindings: [] }]))
   },
-  'prepared, pipelined, COMMIT after': async (conn, writes) => {
+  // As DB_PREPARED_WRITES sends them (folded-transaction.js).
+  'prepared, pipelined, COMMIT after (DB_PREPARED_WRITES)': async (conn, writes) => {
     await send(conn, 'query', 'START TRANSACTION', [])
-    mustSucceed(await pipeline(conn, writes.map((w) => ({ ...w, prepare: true }))))
-    await send(conn, 'query', 'COMMIT', [])
+    mustSucceed(await pipeline(conn, [{ sql: 'SET autocommit = 0', bindings: [] }, ...writes.map((w) => ({ ...w, prepare: true }))]))
+    await send(conn, 'query', 'COMMIT; SET autocommit = 1', [])
   }
 }
 

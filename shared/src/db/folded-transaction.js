@@ -110,12 +110,12 @@ function openFolded (db, conn) {
    *   and the caller sends the batch as text
    */
   async function flushPrepared (statements, traceContext) {
+    if (textOnly.has(conn)) return false
     const commands = [
       { sql: 'SET autocommit = 0', bindings: [] },
       ...(started ? [] : [{ sql: 'START TRANSACTION', bindings: [] }]),
       ...statements.map((st) => ({ sql: st.sql, bindings: st.bindings, prepare: st.bindings.length > 0 }))
     ]
-    if (textOnly.has(conn)) return false
     /** @type {any[]} */
     let statementsPrepared
     try {
@@ -182,7 +182,8 @@ function openFolded (db, conn) {
       return { trx, writes: createWriteBatch(), begin, began: () => began }
     },
     /**
-     * Sends the batch (which ends with COMMIT) in one round trip.
+     * Sends the batch (which ends with COMMIT) in one round trip; with
+     * DB_PREPARED_WRITES, its writes in one and the COMMIT in another.
      * @param {import('./write-batch').WriteBatch} writes
      * @param {import('@opentelemetry/api').Context} [traceContext]
      */
