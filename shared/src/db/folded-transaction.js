@@ -14,7 +14,7 @@
 const { context, trace, SpanKind, SpanStatusCode } = require('@opentelemetry/api')
 const { createWriteBatch } = require('./write-batch')
 const { writesPrepared } = require('./create-db')
-const { preparePipeline, sendPipeline } = require('./pipeline')
+const { preparePipeline, sendPipeline, PipelineTooLarge } = require('./pipeline')
 
 /**
  * @param {any} conn a mysql2 connection
@@ -106,8 +106,8 @@ function openFolded (db, conn) {
    * cannot say so is destroyed, never handed back to the pool.
    * @param {import('./write-batch').Statement[]} statements the writes, without the COMMIT
    * @param {import('@opentelemetry/api').Context} [traceContext]
-   * @returns {Promise<boolean>} false when a statement could not be prepared: nothing was sent,
-   *   and the caller sends the batch as text
+   * @returns {Promise<boolean>} false when a statement could not be prepared or does not fit in
+   *   one packet: nothing was sent, and the caller sends the batch as text
    */
   async function flushPrepared (statements, traceContext) {
     if (textOnly.has(conn)) return false
@@ -126,13 +126,21 @@ function openFolded (db, conn) {
       if (err && /** @type {any} */ (err).code === 'ER_MAX_PREPARED_STMT_COUNT_REACHED') textOnly.add(conn)
       return false
     }
+    /** @type {Promise<import('./pipeline').Outcome[]>} */
+    let sending
+    try {
+      sending = sendPipeline(conn, commands, statementsPrepared)
+    } catch (err) {
+      if (err instanceof PipelineTooLarge) return false
+      throw err
+    }
     const span = trace.getTracer('switchyard').startSpan('pipelined writes', {
       kind: SpanKind.CLIENT,
       attributes: { 'db.system': 'mysql', 'db.operation.batch.size': statements.length, 'db.statement': statements.map((st) => st.sql.slice(0, 40)).join('; ').slice(0, 300) }
     }, traceContext)
     started = true
     try {
-      const outcomes = await sendPipeline(conn, commands, statementsPrepared)
+      const outcomes = await sending
       const failed = outcomes.find((o) => 'error' in o)
       if (failed && 'error' in failed) {
         started = false

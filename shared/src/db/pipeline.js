@@ -36,6 +36,17 @@ const ConnectionConfig = supported ? mysql2Lib('connection_config.js') : null
  * @typedef {{ result: any } | { error: any }} Outcome
  */
 
+/** The largest packet the protocol carries in one piece. */
+const MAX_PACKET_LENGTH = 16777215
+
+/** A command too large for one packet: nothing was sent. */
+class PipelineTooLarge extends Error {
+  constructor () {
+    super('a pipelined command does not fit in one packet')
+    this.name = 'PipelineTooLarge'
+  }
+}
+
 /**
  * The server-side prepared statement for `sql` on this connection: from
  * mysql2's per-connection cache, or prepared with a round trip.
@@ -78,7 +89,8 @@ function answerOnly (command, optionsKey, firstState) {
 /**
  * Sends the commands in one write and resolves with each one's outcome, in
  * order. A failed command does not stop the server from running the ones
- * after it.
+ * after it. Throws before writing anything when the connection is busy or a
+ * command does not fit in one packet (PipelineTooLarge).
  * @param {any} conn a mysql2 connection with no command in progress
  * @param {readonly PipelinedCommand[]} commands
  * @param {any[]} statements from preparePipeline
@@ -93,6 +105,7 @@ function sendPipeline (conn, commands, statements) {
   const packets = []
   /** @type {any[]} */
   const queued = []
+  let tooLarge = false
   const outcomes = commands.map((c, i) => new Promise((resolve) => {
     const done = (/** @type {any} */ error, /** @type {any} */ result) => resolve(error ? { error } : { result })
     const statement = statements[i]
@@ -106,9 +119,16 @@ function sendPipeline (conn, commands, statements) {
       packet = new P.Query(sql, conn.config.charsetNumber, undefined, clientFlags).toPacket()
       queued.push(answerOnly(new C.Query({ sql, values: [] }, done), '_queryOptions', C.Query.prototype.resultsetHeader))
     }
+    // A packet this large is split in several (mysql2's writePacket); here it
+    // is refused before anything is written, and the caller sends text.
+    if (packet.length() >= MAX_PACKET_LENGTH) {
+      tooLarge = true
+      return
+    }
     packet.writeHeader(0)
     packets.push(packet.buffer)
   }))
+  if (tooLarge) throw new PipelineTooLarge()
   conn.write(Buffer.concat(packets))
   for (const command of queued) conn.addCommand(command)
   return Promise.all(outcomes)
@@ -122,4 +142,4 @@ async function pipeline (conn, commands) {
   return sendPipeline(conn, commands, await preparePipeline(conn, commands))
 }
 
-module.exports = { pipeline, preparePipeline, sendPipeline, PIPELINE_MYSQL2, pipelineSupported: supported }
+module.exports = { pipeline, preparePipeline, sendPipeline, PipelineTooLarge, PIPELINE_MYSQL2, pipelineSupported: supported }

@@ -134,6 +134,19 @@ test('chunks that share a transaction commit their prepared writes together, and
   expect(await sessionState()).toEqual({ autocommit: 1, inTransaction: 0 })
 })
 
+test('a write too large for one packet goes as text, which mysql2 splits', async () => {
+  const name = `prepared_${unique().replace(/[^a-z0-9]/gi, '_')}`
+  await plain.raw(`CREATE TABLE ${name} (id INT PRIMARY KEY, body LONGTEXT NOT NULL)`)
+  const body = 'x'.repeat(17 * 1024 * 1024)
+  await withFoldedTransaction(db, async ({ writes, begin }) => {
+    await begin([])
+    writes.add(`INSERT INTO ${name} (id, body) VALUES (?, ?)`, [1, body])
+  })
+  const [[row]] = await plain.raw(`SELECT LENGTH(body) AS n FROM ${name} WHERE id = 1`)
+  expect(Number(row.n)).toBe(body.length)
+  expect(await sessionState()).toEqual({ autocommit: 1, inTransaction: 0 })
+})
+
 // Last: it leaves the one connection writing as text.
 test('a connection the server refuses more prepared statements writes as text from then on, without asking again', async () => {
   const name = await table()
