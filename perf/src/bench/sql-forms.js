@@ -23,16 +23,17 @@
 // statements pipelined in one write, each followed by a check of ROW_COUNT()
 // and ended by a COMMIT that runs only if every check passed; and as prepared
 // statements pipelined, with the COMMIT in a round trip of its own once every
-// answer is in (as DB_PREPARED_WRITES does). Each transaction first opens
-// with a round trip of its own, as the switch's reads do. It prints MariaDB's
-// and the client's CPU per transfer and the time from sending the writes to
-// the commit.
+// answer is in. The first and the last are the switch's own code
+// (withFoldedTransaction, without and with DB_PREPARED_WRITES). Each
+// transaction opens with a read in a round trip of its own, as the switch's
+// chunks do. It prints MariaDB's and the client's CPU per transfer and each
+// transaction's time.
 
 const crypto = require('node:crypto')
 const { parseArgs } = require('node:util')
 const { ensureStack } = require('./sut')
 const { processCpuMs } = require('./accounting')
-const { createDb, createWriteBatch } = require('../../../shared/src/db')
+const { createDb, createWriteBatch, withFoldedTransaction } = require('../../../shared/src/db')
 const { createRepository, existingCallbacksQuery } = require('../../../handlers/src/notification/repository')
 const { updateTransfers, insertStateChanges, transfersQuery } = require('../../../handlers/src/common/transfer-repository')
 const { recordProgress, progressQuery } = require('../../../shared/src/kafka/progress')
@@ -156,24 +157,32 @@ function mustSucceed (outcomes) {
 }
 
 /**
+ * A shared transaction as the switch runs it (withFoldedTransaction): a read
+ * opens it, then the writes and COMMIT go as `db` sends them.
+ * @param {import('knex').Knex} db @param {{ sql: string, bindings: readonly any[] }[]} statements
+ */
+const asTheSwitch = (db, statements) => withFoldedTransaction(db, async ({ writes, begin }) => {
+  await begin([OPENING_READ])
+  for (const st of statements) writes.add(st.sql, st.bindings)
+})
+
+/** The read each transaction opens with, as the switch's chunks open theirs with their reads. */
+const OPENING_READ = { sql: 'SELECT 1', bindings: [] }
+
+/**
  * The ways of sending one transaction's writes: each resolves once committed.
- * @type {Record<string, (conn: any, writes: { sql: string, bindings: readonly any[] }[]) => Promise<void>>}
+ * The first and last are the switch's own code; the second is a prototype
+ * that only this measurement sends.
+ * @type {Record<string, (on: { conn: any, text: import('knex').Knex, prepared: import('knex').Knex },
+ *   writes: { sql: string, bindings: readonly any[] }[]) => Promise<unknown>>}
  */
 const TRANSACTION_FORMS = {
-  'text, one query with COMMIT (the switch)': async (conn, writes) => {
-    await send(conn, 'query', 'START TRANSACTION', [])
-    await send(conn, 'query', [...writes.map((w) => w.sql), 'COMMIT'].join(';\n'), writes.flatMap((w) => w.bindings))
-  },
-  'prepared, pipelined, guarded COMMIT': async (conn, writes) => {
-    await send(conn, 'query', 'SET @sy_ok = 1; START TRANSACTION', [])
+  'text, one query with COMMIT (the switch)': ({ text }, writes) => asTheSwitch(text, writes),
+  'prepared, pipelined, guarded COMMIT': async ({ conn }, writes) => {
+    await send(conn, 'query', `SET @sy_ok = 1; START TRANSACTION; ${OPENING_READ.sql}`, [])
     mustSucceed(await pipeline(conn, [...writes.flatMap((w) => [{ ...w, prepare: true }, { sql: GUARD, bindings: [] }]), { sql: COMMIT_IF_OK, bindings: [] }]))
   },
-  // As DB_PREPARED_WRITES sends them (folded-transaction.js).
-  'prepared, pipelined, COMMIT after (DB_PREPARED_WRITES)': async (conn, writes) => {
-    await send(conn, 'query', 'START TRANSACTION', [])
-    mustSucceed(await pipeline(conn, [{ sql: 'SET autocommit = 0', bindings: [] }, ...writes.map((w) => ({ ...w, prepare: true }))]))
-    await send(conn, 'query', 'COMMIT; SET autocommit = 1', [])
-  }
+  'prepared, pipelined, COMMIT after (DB_PREPARED_WRITES)': ({ prepared }, writes) => asTheSwitch(prepared, writes)
 }
 
 /** Median of numbers. @param {number[]} xs */
@@ -192,6 +201,8 @@ async function main () {
   const mariadb = /** @type {number} */ (pids.mariadb)
   const db = createDb({ ...config, DB_POOL_MAX: 2 }, { database: SCRATCH_DB })
   const conn = await db.client.acquireConnection()
+  /** @type {import('knex').Knex[]} */
+  const closing = []
   try {
     for (const table of ['callback_attempt', 'callback', 'transfer_state_change', 'consumer_progress', 'transfer']) await send(conn, 'query', `DELETE FROM ${table}`, [])
     const transferIds = Array.from({ length: Math.max(rows * 50, 2000) }, () => crypto.randomUUID())
@@ -236,13 +247,20 @@ async function main () {
       console.log(`| ${kind} | ${fmt(text.server)} | ${fmt(binary.server)} | ×${(median(binary.server) / median(text.server)).toFixed(2)} | ${fmt(text.client)} | ${fmt(binary.client)} |`)
     }
 
+    // One connection each, so that every transaction of a form finds its statements prepared.
+    const on = {
+      conn,
+      text: createDb({ ...config, DB_POOL_MIN: 1, DB_POOL_MAX: 1 }, { database: SCRATCH_DB }),
+      prepared: createDb({ ...config, DB_PREPARED_WRITES: true, DB_POOL_MIN: 1, DB_POOL_MAX: 1 }, { database: SCRATCH_DB })
+    }
+    closing.push(on.text, on.prepared)
     const per3 = statementKinds(db, 3 * TX_TRANSFERS, transferIds)
     const per1 = statementKinds(db, TX_TRANSFERS, transferIds)
     /** @type {Record<string, { server: number[], client: number[], ms: number[] }>} */
     const txResults = {}
     say(`${transactions} shared transactions of ${TX_TRANSFERS} transfers' writes per form, ${rounds} rounds`)
     // Every statement shape prepared once before the clock starts, as a long-running connection would have.
-    for (const form of Object.values(TRANSACTION_FORMS)) await form(conn, transactionWrites(per3, per1))
+    for (const form of Object.values(TRANSACTION_FORMS)) await form(on, transactionWrites(per3, per1))
     for (let round = 1; round <= rounds; round++) {
       for (const [name, form] of Object.entries(TRANSACTION_FORMS)) {
         const batches = Array.from({ length: transactions }, () => transactionWrites(per3, per1))
@@ -251,7 +269,7 @@ async function main () {
         let ms = 0
         for (const writes of batches) {
           const t0 = performance.now()
-          await form(conn, writes)
+          await form(on, writes)
           ms += performance.now() - t0
         }
         const client = process.cpuUsage(client0)
@@ -269,6 +287,7 @@ async function main () {
     console.log('| --- | --- | --- | --- |')
     for (const [name, r] of Object.entries(txResults)) console.log(`| ${name} | ${fmt(r.server)} | ${fmt(r.client)} | ${fmt(r.ms)} |`)
   } finally {
+    for (const other of closing) await other.destroy()
     db.client.releaseConnection(conn)
     await db.raw(`DROP DATABASE IF EXISTS ${SCRATCH_DB}`).catch(() => {})
     await db.destroy()

@@ -121,4 +121,4 @@ async function ensureDatabase (config, name) {
   }
 }
 
-module.exports = { createDb, ensureDatabase, writesPrepared, PREPARED_PER_CONNECTION }
+module.exports = { createDb, ensureDatabase, writesPrepared }

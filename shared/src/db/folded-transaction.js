@@ -134,37 +134,31 @@ function openFolded (db, conn) {
       if (err instanceof PipelineTooLarge) return false
       throw err
     }
-    const span = trace.getTracer('switchyard').startSpan('pipelined writes', {
-      kind: SpanKind.CLIENT,
-      attributes: { 'db.system': 'mysql', 'db.operation.batch.size': statements.length, 'db.statement': statements.map((st) => st.sql.slice(0, 40)).join('; ').slice(0, 300) }
-    }, traceContext)
+    const span = trace.getTracer('switchyard').startSpan('pipelined writes', { kind: SpanKind.CLIENT }, traceContext)
+    if (span.isRecording()) {
+      span.setAttributes({ 'db.system': 'mysql', 'db.operation.batch.size': statements.length, 'db.statement': statements.map((st) => st.sql.slice(0, 40)).join('; ').slice(0, 300) })
+    }
     started = true
+    /** @type {import('./pipeline').Outcome[]} */
+    let outcomes = []
     try {
-      const outcomes = await sending
+      outcomes = await sending
       const failed = outcomes.find((o) => 'error' in o)
-      if (failed && 'error' in failed) {
-        started = false
-        await query(conn, 'ROLLBACK; SET autocommit = 1', []).catch(() => conn.destroy())
-        throw failed.error
-      }
-      try {
-        await query(conn, 'COMMIT; SET autocommit = 1', [], traceContext)
-      } catch (err) {
-        started = false
-        await query(conn, 'ROLLBACK; SET autocommit = 1', []).catch(() => conn.destroy())
-        throw err
-      }
-      started = false
-      const results = outcomes.slice(commands.length - statements.length)
-      statements.forEach((st, i) => { if (st.onResult) st.onResult(/** @type {{ result: any }} */ (results[i]).result) })
-      return true
+      if (failed && 'error' in failed) throw failed.error
+      await query(conn, 'COMMIT; SET autocommit = 1', [], traceContext)
     } catch (err) {
+      // A write or the COMMIT failed: nothing of the writes commits, and the session is as it was.
+      await query(conn, 'ROLLBACK; SET autocommit = 1', []).catch(() => conn.destroy())
       span.recordException(/** @type {any} */ (err))
       span.setStatus({ code: SpanStatusCode.ERROR, message: String(err && /** @type {any} */ (err).message) })
       throw err
     } finally {
+      started = false
       span.end()
     }
+    const results = outcomes.slice(commands.length - statements.length)
+    statements.forEach((st, i) => { if (st.onResult) st.onResult(/** @type {{ result: any }} */ (results[i]).result) })
+    return true
   }
 
   return {

@@ -142,4 +142,4 @@ async function pipeline (conn, commands) {
   return sendPipeline(conn, commands, await preparePipeline(conn, commands))
 }
 
-module.exports = { pipeline, preparePipeline, sendPipeline, PipelineTooLarge, PIPELINE_MYSQL2, pipelineSupported: supported }
+module.exports = { pipeline, preparePipeline, sendPipeline, PipelineTooLarge }
