@@ -184,28 +184,20 @@ function openFolded (db, conn) {
       return { trx, writes: createWriteBatch(), begin, began: () => began }
     },
     /**
-     * Sends the batch (which ends with COMMIT) in one round trip; with
-     * DB_PREPARED_WRITES, its writes in one and the COMMIT in another.
+     * Sends the batch's writes and COMMIT in one round trip; with
+     * DB_PREPARED_WRITES, the writes in one and the COMMIT in another.
      * @param {import('./write-batch').WriteBatch} writes
      * @param {import('@opentelemetry/api').Context} [traceContext]
      */
-    async flush (writes, traceContext) {
-      if (prepared) {
-        /** @type {import('./write-batch').Statement[]} */
-        const statements = writes.drain()
-        const last = statements[statements.length - 1]
-        const sent = last && last.sql === 'COMMIT' ? await flushPrepared(statements.slice(0, -1), traceContext) : false
-        if (sent) return
-        writes.addAll(statements)
-      }
-      let batch = writes
-      if (!started) {
-        // No statement was read in it: the transaction opens here.
-        batch = createWriteBatch()
-        batch.add('START TRANSACTION')
-        batch.take(writes)
-        started = true
-      }
+    async commit (writes, traceContext) {
+      const statements = writes.drain()
+      if (prepared && await flushPrepared(statements, traceContext)) return
+      const batch = createWriteBatch()
+      // No statement was read in it: the transaction opens here.
+      if (!started) batch.add('START TRANSACTION')
+      started = true
+      batch.addAll(statements)
+      batch.add('COMMIT')
       await batch.flush(/** @type {any} */ ({ raw: (sql, bindings) => query(conn, sql, bindings, traceContext) }))
       started = false
     },
@@ -233,8 +225,7 @@ async function withFoldedTransaction (db, work, { traceContext } = {}) {
     const tx = folded.member(traceContext)
     const result = await work(tx)
     if (!tx.began()) throw new Error('withFoldedTransaction: begin() was never called')
-    tx.writes.add('COMMIT')
-    await folded.flush(tx.writes, traceContext)
+    await folded.commit(tx.writes, traceContext)
     return result
   } catch (err) {
     await folded.rollback(traceContext)

@@ -65,9 +65,9 @@ const prepared = (conn, sql) => new Promise((resolve, reject) => {
  */
 async function preparePipeline (conn, commands) {
   if (!supported) throw new Error(`pipelining is written for mysql2 ${PIPELINE_MYSQL2}, not ${mysql2Version}`)
-  const statements = []
-  for (const c of commands) statements.push(c.prepare ? await prepared(conn, c.sql) : null)
-  return statements
+  // All asked at once: mysql2 answers those it has from its cache and
+  // queues the rest, one round trip each.
+  return Promise.all(commands.map((c) => (c.prepare ? prepared(conn, c.sql) : null)))
 }
 
 /**

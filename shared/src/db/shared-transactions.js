@@ -304,9 +304,8 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
       } else if (worked) {
         const all = createWriteBatch()
         for (const e of entries) all.take(/** @type {NonNullable<Entry['tx']>} */ (e.tx).writes)
-        all.add('COMMIT')
         const flushFrom = took()
-        const flushed = folded.flush(all, members[0].traceContext)
+        const flushed = folded.commit(all, members[0].traceContext)
         if (overlapCommit) {
           committing.add(carried.sources)
           release(carried)
