@@ -11,7 +11,7 @@
 // machine with durable settings. Provisioning happens before the counters
 // are read; the run waits for callbacks over HTTP, never by polling the DB.
 
-const { parseArgs } = require('node:util')
+const { parseCli, wholeNumber, runCli, UsageError } = require('./cli-args')
 const stack = require('../../scripts/stack/index')
 const { startSwitchyard, prepareBody } = require('../../test/support/switchyard')
 const { startParticipant, newCondition } = require('./load/participant')
@@ -69,13 +69,19 @@ async function measure ({ transfers, concurrency, batchSize }) {
   }
 }
 
-async function main () {
-  const { values } = parseArgs({ options: { transfers: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '200' }, 'batch-sizes': { type: 'string', default: '1,100' } } })
-  const transfers = Number(values.transfers)
-  const concurrency = Number(values.concurrency)
+const USAGE = 'npm run perf:sql -- [--transfers 1000] [--concurrency 200] [--batch-sizes 1,100]'
+
+/** @param {() => never} help */
+async function main (help) {
+  const { values, help: wantsHelp } = parseCli({ options: { transfers: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '200' }, 'batch-sizes': { type: 'string', default: '1,100' } } })
+  if (wantsHelp) help()
+  const transfers = wholeNumber(values, 'transfers', 1)
+  const concurrency = wholeNumber(values, 'concurrency', 1)
+  const batchSizes = values['batch-sizes'].split(',').map((/** @type {string} */ x) => x.trim())
+  if (!batchSizes.every((/** @type {string} */ x) => Number.isSafeInteger(Number(x)) && Number(x) >= 1)) throw new UsageError(`--batch-sizes is a list of whole numbers of at least 1 such as 1,100, not "${values['batch-sizes']}"`)
   await stack.up(testConfig({ DB_NAME }), { databases: [DB_NAME], say: (m) => console.error(`[stack] ${m}`) })
   const results = []
-  for (const batchSize of values['batch-sizes'].split(',').map(Number)) results.push(await measure({ transfers, concurrency, batchSize }))
+  for (const batchSize of batchSizes.map(Number)) results.push(await measure({ transfers, concurrency, batchSize }))
   console.log(`SQL per complete two-phase transfer (${transfers} transfers, ${concurrency} concurrent senders, durable MariaDB, acks=all)\n`)
   console.log('| KAFKA_MAX_BATCH_SIZE | statements / transfer | commits / transfer | select | insert | update | delete | set | wall time |')
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |')
@@ -86,4 +92,4 @@ async function main () {
   process.exit(0)
 }
 
-main().catch((err) => { console.error(err); process.exit(1) })
+runCli(USAGE, main)

@@ -27,18 +27,36 @@
 // and .md (+ .svg charts). Durable settings throughout; see docs/benchmarks.md.
 
 const path = require('node:path')
-const { parseArgs } = require('node:util')
+const { parseCli, wholeNumber, runCli, UsageError } = require('../cli-args')
 const { PROFILES, CONFIGS, parseHandlerProcesses, parseEnv, parseVariant } = require('./profiles')
 const { runCampaign } = require('./campaign')
 const { writeResults } = require('./report')
 const { root, BENCH_DB, SEEDED_DB, stopChildren } = require('./sut')
 
-/** @param {string} s */
-const numbers = (s) => s.split(',').map((x) => Number(x.trim())).filter((x) => Number.isFinite(x) && x > 0)
+const USAGE = 'npm run bench -- [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head|<revision>] [--db name] [--keep-ledger] [--env K=V,…] [--variant NAME=BASE:K=V,…] [--p99-target ms] [--cpu-prof dir] [--keep-traces dir] [--node-flags="…"] [--handler-processes "a,b|c"]'
 
-/** The campaign that the command line asks for. @param {string[]} [args] */
+/** Offered rates: positive numbers, comma-separated. @param {string} s */
+function rates (s) {
+  const xs = s.split(',').map((x) => x.trim()).filter(Boolean)
+  const bad = xs.filter((x) => !(Number(x) > 0 && Number.isFinite(Number(x))))
+  if (!xs.length || bad.length) throw new UsageError(`--rates is a list of transfers per second such as 100,200,400${bad.length ? `, not ${bad.map((x) => `"${x}"`).join(', ')}` : ''}`)
+  return xs.map(Number)
+}
+
+/**
+ * A parser of profiles.js whose complaint is about the command line.
+ * @template T @param {() => T} parse @returns {T}
+ */
+function asUsage (parse) {
+  try { return parse() } catch (err) { throw new UsageError(/** @type {Error} */ (err).message) }
+}
+
+/**
+ * The campaign that the command line asks for, or null for --help.
+ * @param {string[]} [args]
+ */
 function options (args = process.argv.slice(2)) {
-  const { values } = parseArgs({
+  const { values, help } = parseCli({
     args,
     options: {
       quick: { type: 'boolean', default: false },
@@ -59,28 +77,24 @@ function options (args = process.argv.slice(2)) {
       'cpu-prof': { type: 'string' },
       'keep-traces': { type: 'string' },
       'node-flags': { type: 'string' },
-      'handler-processes': { type: 'string' },
-      help: { type: 'boolean', default: false }
+      'handler-processes': { type: 'string' }
     }
   })
-  if (values.help) {
-    console.log('usage: node perf/src/bench/cli.js [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head|<revision>] [--db name] [--keep-ledger] [--env K=V,…] [--variant NAME=BASE:K=V,…] [--p99-target ms] [--cpu-prof dir] [--keep-traces dir] [--node-flags="…"] [--handler-processes "a,b|c"]')
-    process.exit(0)
-  }
+  if (help) return null
   const name = values.profile || (values.quick ? 'quick' : 'full')
-  if (!PROFILES[name]) throw new Error(`unknown profile ${name}; known: ${Object.keys(PROFILES).join(', ')}`)
+  if (!PROFILES[name]) throw new UsageError(`unknown profile ${name}; known: ${Object.keys(PROFILES).join(', ')}`)
   const profile = { ...PROFILES[name] }
   if (values.configs) {
     profile.configs = values.configs.split(',').map((c) => c.trim())
-    for (const c of profile.configs) if (!CONFIGS[c]) throw new Error(`unknown config ${c}; known: ${Object.keys(CONFIGS).join(', ')}`)
+    for (const c of profile.configs) if (!CONFIGS[c]) throw new UsageError(`unknown config ${c}; known: ${Object.keys(CONFIGS).join(', ')}`)
   }
   if (values.variant) {
     profile.variants = {}
     const configs = [...profile.configs]
     for (const spec of values.variant) {
-      const { name, config } = parseVariant(spec)
-      if (profile.variants[name]) throw new Error(`--variant ${name} is given twice`)
-      if (!configs.includes(config.base)) throw new Error(`--variant ${name} is compared with ${config.base}, which the campaign does not run (--configs ${profile.configs.join(',')})`)
+      const { name, config } = asUsage(() => parseVariant(spec))
+      if (profile.variants[name]) throw new UsageError(`--variant ${name} is given twice`)
+      if (!configs.includes(config.base)) throw new UsageError(`--variant ${name} is compared with ${config.base}, which the campaign does not run (--configs ${profile.configs.join(',')})`)
       profile.variants[name] = config
       // Right after its base (and the base's earlier variants): each repetition runs A, A', B, B', …
       let at = configs.indexOf(config.base) + 1
@@ -89,28 +103,31 @@ function options (args = process.argv.slice(2)) {
     }
     profile.configs = configs
   }
-  if (values.rates) profile.rates = numbers(values.rates)
-  if (values['step-ms']) profile.stepMs = Number(values['step-ms'])
-  if (values.reps) profile.reps = Number(values.reps)
-  if (values.single) profile.single = Number(values.single)
+  if (values.rates) profile.rates = rates(values.rates)
+  if (values['step-ms'] !== undefined) profile.stepMs = wholeNumber(values, 'step-ms', 1000)
+  if (values.reps !== undefined) profile.reps = wholeNumber(values, 'reps', 1)
+  if (values.single !== undefined) profile.single = wholeNumber(values, 'single', 0)
   if (values['no-null']) profile.nullRates = []
-  if (!values.code) throw new Error('--code is working, head or a git revision')
-  if (values.env) profile.env = parseEnv(values.env)
+  if (!values.code) throw new UsageError('--code is working, head or a git revision')
+  if (values.env) profile.env = asUsage(() => parseEnv(values.env))
   if (values['p99-target'] !== undefined) {
     const ms = Number(values['p99-target'])
-    if (!(ms > 0)) throw new Error('--p99-target is a number of milliseconds')
+    if (!(ms > 0)) throw new UsageError('--p99-target is a number of milliseconds')
     profile.targets = { ...profile.targets, p99TargetMs: ms }
   }
   if (values['cpu-prof']) profile.cpuProfDir = path.resolve(values['cpu-prof'])
   if (values['keep-traces']) profile.keepTracesDir = path.resolve(values['keep-traces'])
   if (values['node-flags'] !== undefined) profile.nodeFlags = values['node-flags'].split(/\s+/).filter(Boolean)
-  if (values['handler-processes'] !== undefined) profile.handlerProcesses = parseHandlerProcesses(values['handler-processes'])
+  if (values['handler-processes'] !== undefined) profile.handlerProcesses = asUsage(() => parseHandlerProcesses(values['handler-processes']))
   const dbName = values.db || (name === 'seeded' ? SEEDED_DB : BENCH_DB)
   return { name, profile, out: path.resolve(values.out), code: String(values.code), dbName, keepLedger: values['keep-ledger'] }
 }
 
-async function main () {
-  const { name, profile, out, code, dbName, keepLedger } = options()
+/** @param {() => never} help */
+async function main (help) {
+  const chosen = options()
+  if (!chosen) return help()
+  const { name, profile, out, code, dbName, keepLedger } = chosen
   const command = `node perf/src/bench/cli.js ${process.argv.slice(2).join(' ')}`.trim()
   const say = (/** @type {string} */ m) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}`)
   // However it ends (Ctrl-C, kill, a failure), the switch processes it started stop too.
@@ -136,6 +153,6 @@ async function main () {
   process.exit(process.exitCode || 0)
 }
 
-if (require.main === module) main().catch((err) => { console.error(err); process.exit(1) })
+if (require.main === module) runCli(USAGE, main)
 
 module.exports = { options }

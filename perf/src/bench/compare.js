@@ -12,6 +12,7 @@
 
 const fs = require('node:fs')
 const { overallPhrase } = require('./disk-watch')
+const { parseCli, runCli, UsageError } = require('../cli-args')
 
 const METRICS = [
   ['max sustainable rate /s', (/** @type {any} */ c) => c.maxSustainableRate, 'higher is better'],
@@ -94,16 +95,31 @@ const diskStalls = (r) => {
 const machine = (r) => `${r.startedAt} ${r.profile}: ${r.machine.nproc} cores ${r.machine.cpuModel}, commit ${String(r.machine.git.commit).slice(0, 10)}, ledger ≈ ${(r.ledgerBefore && r.ledgerBefore.transfer) || 0} transfers, ` +
   `max rates at p99 ≤ ${r.settings.targets.p99TargetMs} ms${diskStalls(r)}`
 
-function main () {
-  const [oldFile, newFile] = process.argv.slice(2)
-  if (!oldFile) { console.error('usage: compare.js <old.json> [new.json]'); process.exit(2) }
-  const a = JSON.parse(fs.readFileSync(oldFile, 'utf8'))
+const USAGE = 'npm run bench:compare -- <old.json> [new.json] (one result: its variants against their bases)'
+
+/**
+ * A result file, or a usage error that names the file and what is wrong with it.
+ * @param {string} file
+ */
+function readResult (file) {
+  let text
+  try { text = fs.readFileSync(file, 'utf8') } catch (err) { throw new UsageError(`cannot read ${file}: ${/** @type {Error} */ (err).message}`) }
+  try { return JSON.parse(text) } catch (err) { throw new UsageError(`${file} is not a bench result (JSON): ${/** @type {Error} */ (err).message}`) }
+}
+
+/** @param {() => never} help */
+async function main (help) {
+  const { positionals, help: wantsHelp } = parseCli({ options: {}, allowPositionals: true })
+  if (wantsHelp) help()
+  const [oldFile, newFile] = positionals
+  if (!oldFile || positionals.length > 2) throw new UsageError('give one or two result files')
+  const a = readResult(oldFile)
   if (!newFile) {
     console.log(machine(a))
     for (const r of withinResult(a)) console.log(`  ${r.metric.padEnd(46)} ${r.value === null ? 'n/a' : `×${r.value}`}`)
     return
   }
-  const b = JSON.parse(fs.readFileSync(newFile, 'utf8'))
+  const b = readResult(newFile)
   console.log(`old: ${machine(a)}\nnew: ${machine(b)}\n`)
   console.log(`${'config'.padEnd(9)} ${'metric'.padEnd(30)} ${'old'.padStart(10)} ${'new'.padStart(10)}  new ÷ old`)
   for (const r of compareResults(a, b)) {
@@ -111,6 +127,6 @@ function main () {
   }
 }
 
-if (require.main === module) main()
+if (require.main === module) runCli(USAGE, main)
 
 module.exports = { compareResults, withinResult, machine }

@@ -26,7 +26,7 @@
 // it), as a sorted index build; `--transfers 0` only rebuilds.
 
 const crypto = require('node:crypto')
-const { parseArgs } = require('node:util')
+const { parseCli, wholeNumber, runCli, UsageError } = require('../cli-args')
 const { ensureStack, benchConfig, SEEDED_DB } = require('./sut')
 const { createDb } = require('../../../shared/src/db')
 const { buildBatch, positionsUpdate, decimal } = require('./seed-rows')
@@ -97,22 +97,28 @@ async function rebuild (db, fillFactor, say) {
   return s
 }
 
-async function main () {
-  const { values } = parseArgs({ options: { transfers: { type: 'string', default: '1000000' }, participants: { type: 'string', default: '8' }, batch: { type: 'string', default: '2000' }, days: { type: 'string', default: '365' }, db: { type: 'string', default: SEEDED_DB }, parallel: { type: 'string', default: '2' }, 'fill-factor': { type: 'string', default: '69' } } })
-  const fillFactor = Number(values['fill-factor'])
-  if (!(fillFactor >= 10 && fillFactor <= 100)) throw new Error('--fill-factor is a percentage from 10 to 100')
-  const total = Number(values.transfers)
-  const batch = Number(values.batch)
+const USAGE = 'npm run seed -- [--transfers 1000000] [--participants 8] [--batch 2000] [--parallel 2] [--days 365] [--fill-factor 69] [--db name]'
+
+/** @param {() => never} help */
+async function main (help) {
+  const { values, help: wantsHelp } = parseCli({ options: { transfers: { type: 'string', default: '1000000' }, participants: { type: 'string', default: '8' }, batch: { type: 'string', default: '2000' }, days: { type: 'string', default: '365' }, db: { type: 'string', default: SEEDED_DB }, parallel: { type: 'string', default: '2' }, 'fill-factor': { type: 'string', default: '69' } } })
+  if (wantsHelp) help()
+  const fillFactor = wholeNumber(values, 'fill-factor', 10)
+  if (fillFactor > 100) throw new UsageError('--fill-factor is a percentage from 10 to 100')
+  const total = wholeNumber(values, 'transfers', 0)
+  const batch = wholeNumber(values, 'batch', 1)
+  const participantCount = wholeNumber(values, 'participants', 2)
+  const days = wholeNumber(values, 'days', 1)
+  const parallel = wholeNumber(values, 'parallel', 1)
   const say = (/** @type {string} */ m) => console.error(`[seed ${new Date().toISOString().slice(11, 19)}] ${m}`)
   const { config } = await ensureStack((m) => say(`stack: ${m}`), values.db)
   // Before the first row, not when MariaDB runs out of disk halfway (disk.js).
   requireRoom({ dir: stackPaths(config).mariadb, bytes: total * BYTES_PER_SEEDED_TRANSFER, what: `seeding ${total.toLocaleString('en')} transfers into ${values.db}` })
-  const parallel = Math.max(1, Number(values.parallel))
   const db = createDb({ ...benchConfig({ DB_NAME: values.db }), DB_POOL_MAX: parallel + 1 }, { database: values.db })
   const [[flush]] = await db.raw('SELECT @@innodb_flush_log_at_trx_commit AS f')
   say(`innodb_flush_log_at_trx_commit=${flush.f}; ${total} transfers in batches of ${batch} (${parallel} in flight)`)
-  const participants = total > 0 ? await createParticipants(db, config.HUB_NAME, Number(values.participants)) : []
-  const spanMs = Number(values.days) * 86400000
+  const participants = total > 0 ? await createParticipants(db, config.HUB_NAME, participantCount) : []
+  const spanMs = days * 86400000
   const startMs = Date.now() - 2 * 86400000 - spanMs
   const running = { values: new Map() }
   const t0 = performance.now()
@@ -142,4 +148,4 @@ async function main () {
   console.log(JSON.stringify({ transfers: total, rows, seconds: Math.round(s * 10) / 10, rowsPerSecond: Math.round(rows / s), fillFactor, rebuildSeconds: Math.round(rebuildS), durable: { innodbFlushLogAtTrxCommit: Number(flush.f) }, participants: participants.map((x) => x.name) }))
 }
 
-main().catch((err) => { console.error(err); process.exit(1) })
+runCli(USAGE, main)

@@ -30,7 +30,7 @@
 // transaction's time.
 
 const crypto = require('node:crypto')
-const { parseArgs } = require('node:util')
+const { parseCli, wholeNumber, runCli } = require('../cli-args')
 const { ensureStack } = require('./sut')
 const { processCpuMs } = require('./accounting')
 const { createDb, createWriteBatch, withFoldedTransaction } = require('../../../shared/src/db')
@@ -188,13 +188,16 @@ const TRANSACTION_FORMS = {
 /** Median of numbers. @param {number[]} xs */
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2 }
 
-async function main () {
-  const { values } = parseArgs({ options: { statements: { type: 'string', default: '600' }, rounds: { type: 'string', default: '4' }, rows: { type: 'string', default: '30' }, transactions: { type: 'string', default: '200' } } })
-  const statements = Number(values.statements)
-  const rounds = Number(values.rounds)
-  const rows = Number(values.rows)
-  const transactions = Number(values.transactions)
-  if (!(statements >= COMMIT_EVERY && rounds >= 1 && rows >= 1 && transactions >= 1)) throw new Error(`--statements at least ${COMMIT_EVERY}, --rounds, --rows and --transactions at least 1`)
+const USAGE = 'node perf/src/bench/sql-forms.js [--statements 600] [--rounds 4] [--rows 30] [--transactions 200]'
+
+/** @param {() => never} help */
+async function main (help) {
+  const { values, help: wantsHelp } = parseCli({ options: { statements: { type: 'string', default: '600' }, rounds: { type: 'string', default: '4' }, rows: { type: 'string', default: '30' }, transactions: { type: 'string', default: '200' } } })
+  if (wantsHelp) help()
+  const statements = wholeNumber(values, 'statements', COMMIT_EVERY)
+  const rounds = wholeNumber(values, 'rounds', 1)
+  const rows = wholeNumber(values, 'rows', 1)
+  const transactions = wholeNumber(values, 'transactions', 1)
   const say = (/** @type {string} */ m) => console.error(`[sql-forms ${new Date().toISOString().slice(11, 19)}] ${m}`)
   const { config, pids } = await ensureStack((m) => say(`stack: ${m}`), SCRATCH_DB)
   if (!pids.mariadb) throw new Error('sql-forms reads MariaDB\'s CPU from /proc: it needs the local stack\'s MariaDB (DB_HOST on this machine)')
@@ -294,8 +297,6 @@ async function main () {
   }
 }
 
-if (require.main === module) {
-  main().catch((err) => { console.error(err); process.exit(1) })
-}
+if (require.main === module) runCli(USAGE, main)
 
 module.exports = { statementKinds }

@@ -73,3 +73,26 @@ test('a --variant that cannot be compared or names an unknown setting is refused
   expect(() => options(['--quick', '--configs', 'batched', '--variant', 'x=traced:DB_SHARED_LINGER_MS=30'])).toThrow('compared with traced, which the campaign does not run')
   expect(() => options(['--quick', '--variant', 'x=batched:DB_SHARED_LINGER_MS=30', '--variant', 'x=naive:DB_SHARED_LINGER_MS=30'])).toThrow('--variant x is given twice')
 })
+
+test('mistakes on the command line are usage errors that say what the option takes; --help asks for the usage', () => {
+  const { UsageError } = require('../../src/cli-args')
+  const mistakes = {
+    '--rates=100,abc': '--rates is a list of transfers per second such as 100,200,400, not "abc"',
+    '--rates=,': '--rates is a list of transfers per second',
+    '--reps=0': '--reps is a whole number of at least 1, not "0"',
+    '--step-ms=2.5': '--step-ms is a whole number of at least 1000, not "2.5"',
+    '--single=-1': '--single is a whole number of at least 0, not "-1"',
+    '--configs=batched,fast': 'unknown config fast; known: batched, naive, traced',
+    '--variant=nope': '--variant: nope is not NAME=BASE:K=V,K=V',
+    '--handler-processes=prepare': 'in exactly one process, processes separated by |; missing: position',
+    '--rate=100': "Unknown option '--rate'"
+  }
+  for (const [arg, message] of Object.entries(mistakes)) {
+    let thrown
+    try { options(['--quick', arg]) } catch (err) { thrown = err }
+    expect({ arg, type: thrown instanceof UsageError, message: thrown && thrown.message }).toEqual({ arg, type: true, message: expect.stringContaining(message) })
+  }
+  expect(options(['--quick', '--single', '0']).profile.single).toBe(0)
+  expect(options(['--help'])).toBeNull()
+  expect(options(['-h'])).toBeNull()
+})
