@@ -26,14 +26,30 @@ function parseCli ({ options, args = process.argv.slice(2), allowPositionals = f
 }
 
 /**
- * An option's value as a whole number of at least `min`.
- * @param {Record<string, any>} values @param {string} name @param {number} [min]
+ * An option's value as a whole number from `min` (to `max`, when given).
+ * @param {Record<string, any>} values @param {string} name @param {number} [min] @param {number} [max]
  */
-function wholeNumber (values, name, min = 0) {
+function wholeNumber (values, name, min = 0, max = Infinity) {
   const text = String(values[name]).trim()
   const n = Number(text)
-  if (text === '' || !Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} is a whole number of at least ${min}, not "${values[name]}"`)
+  if (text === '' || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`--${name} is a whole number ${max === Infinity ? `of at least ${min}` : `from ${min} to ${max}`}, not "${values[name]}"`)
+  }
   return n
+}
+
+/**
+ * An option's value as a comma-separated list of positive numbers (whole
+ * ones with `whole`), at least one.
+ * @param {Record<string, any>} values @param {string} name
+ * @param {{ what: string, whole?: boolean }} opts what: how the usage error describes the list
+ * @returns {number[]}
+ */
+function positiveList (values, name, { what, whole = false }) {
+  const items = String(values[name]).split(',').map((x) => x.trim()).filter(Boolean)
+  const bad = items.filter((x) => !(Number(x) > 0 && (whole ? Number.isSafeInteger(Number(x)) : Number.isFinite(Number(x)))))
+  if (!items.length || bad.length) throw new UsageError(`--${name} is a list of ${what}${bad.length ? `, not ${bad.map((x) => `"${x}"`).join(', ')}` : ''}`)
+  return items.map(Number)
 }
 
 /**
@@ -60,4 +76,4 @@ function runCli (usage, main, { log = console.log, error = console.error, exit =
   })
 }
 
-module.exports = { parseCli, wholeNumber, runCli, UsageError }
+module.exports = { parseCli, wholeNumber, positiveList, runCli, UsageError }

@@ -11,7 +11,7 @@
 // machine with durable settings. Provisioning happens before the counters
 // are read; the run waits for callbacks over HTTP, never by polling the DB.
 
-const { parseCli, wholeNumber, runCli, UsageError } = require('./cli-args')
+const { parseCli, wholeNumber, positiveList, runCli } = require('./cli-args')
 const stack = require('../../scripts/stack/index')
 const { startSwitchyard, prepareBody } = require('../../test/support/switchyard')
 const { startParticipant, newCondition } = require('./load/participant')
@@ -77,11 +77,10 @@ async function main (help) {
   if (wantsHelp) help()
   const transfers = wholeNumber(values, 'transfers', 1)
   const concurrency = wholeNumber(values, 'concurrency', 1)
-  const batchSizes = values['batch-sizes'].split(',').map((/** @type {string} */ x) => x.trim())
-  if (!batchSizes.every((/** @type {string} */ x) => Number.isSafeInteger(Number(x)) && Number(x) >= 1)) throw new UsageError(`--batch-sizes is a list of whole numbers of at least 1 such as 1,100, not "${values['batch-sizes']}"`)
+  const batchSizes = positiveList(values, 'batch-sizes', { what: 'whole numbers of at least 1 such as 1,100', whole: true })
   await stack.up(testConfig({ DB_NAME }), { databases: [DB_NAME], say: (m) => console.error(`[stack] ${m}`) })
   const results = []
-  for (const batchSize of batchSizes.map(Number)) results.push(await measure({ transfers, concurrency, batchSize }))
+  for (const batchSize of batchSizes) results.push(await measure({ transfers, concurrency, batchSize }))
   console.log(`SQL per complete two-phase transfer (${transfers} transfers, ${concurrency} concurrent senders, durable MariaDB, acks=all)\n`)
   console.log('| KAFKA_MAX_BATCH_SIZE | statements / transfer | commits / transfer | select | insert | update | delete | set | wall time |')
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |')

@@ -27,29 +27,13 @@
 // and .md (+ .svg charts). Durable settings throughout; see docs/benchmarks.md.
 
 const path = require('node:path')
-const { parseCli, wholeNumber, runCli, UsageError } = require('../cli-args')
+const { parseCli, wholeNumber, positiveList, runCli, UsageError } = require('../cli-args')
 const { PROFILES, CONFIGS, parseHandlerProcesses, parseEnv, parseVariant } = require('./profiles')
 const { runCampaign } = require('./campaign')
 const { writeResults } = require('./report')
 const { root, BENCH_DB, SEEDED_DB, stopChildren } = require('./sut')
 
 const USAGE = 'npm run bench -- [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head|<revision>] [--db name] [--keep-ledger] [--env K=V,…] [--variant NAME=BASE:K=V,…] [--p99-target ms] [--cpu-prof dir] [--keep-traces dir] [--node-flags="…"] [--handler-processes "a,b|c"]'
-
-/** Offered rates: positive numbers, comma-separated. @param {string} s */
-function rates (s) {
-  const xs = s.split(',').map((x) => x.trim()).filter(Boolean)
-  const bad = xs.filter((x) => !(Number(x) > 0 && Number.isFinite(Number(x))))
-  if (!xs.length || bad.length) throw new UsageError(`--rates is a list of transfers per second such as 100,200,400${bad.length ? `, not ${bad.map((x) => `"${x}"`).join(', ')}` : ''}`)
-  return xs.map(Number)
-}
-
-/**
- * A parser of profiles.js whose complaint is about the command line.
- * @template T @param {() => T} parse @returns {T}
- */
-function asUsage (parse) {
-  try { return parse() } catch (err) { throw new UsageError(/** @type {Error} */ (err).message) }
-}
 
 /**
  * The campaign that the command line asks for, or null for --help.
@@ -92,7 +76,7 @@ function options (args = process.argv.slice(2)) {
     profile.variants = {}
     const configs = [...profile.configs]
     for (const spec of values.variant) {
-      const { name, config } = asUsage(() => parseVariant(spec))
+      const { name, config } = parseVariant(spec)
       if (profile.variants[name]) throw new UsageError(`--variant ${name} is given twice`)
       if (!configs.includes(config.base)) throw new UsageError(`--variant ${name} is compared with ${config.base}, which the campaign does not run (--configs ${profile.configs.join(',')})`)
       profile.variants[name] = config
@@ -103,13 +87,13 @@ function options (args = process.argv.slice(2)) {
     }
     profile.configs = configs
   }
-  if (values.rates) profile.rates = rates(values.rates)
+  if (values.rates !== undefined) profile.rates = positiveList(values, 'rates', { what: 'transfers per second such as 100,200,400' })
   if (values['step-ms'] !== undefined) profile.stepMs = wholeNumber(values, 'step-ms', 1000)
   if (values.reps !== undefined) profile.reps = wholeNumber(values, 'reps', 1)
   if (values.single !== undefined) profile.single = wholeNumber(values, 'single', 0)
   if (values['no-null']) profile.nullRates = []
   if (!values.code) throw new UsageError('--code is working, head or a git revision')
-  if (values.env) profile.env = asUsage(() => parseEnv(values.env))
+  if (values.env) profile.env = parseEnv(values.env)
   if (values['p99-target'] !== undefined) {
     const ms = Number(values['p99-target'])
     if (!(ms > 0)) throw new UsageError('--p99-target is a number of milliseconds')
@@ -118,7 +102,7 @@ function options (args = process.argv.slice(2)) {
   if (values['cpu-prof']) profile.cpuProfDir = path.resolve(values['cpu-prof'])
   if (values['keep-traces']) profile.keepTracesDir = path.resolve(values['keep-traces'])
   if (values['node-flags'] !== undefined) profile.nodeFlags = values['node-flags'].split(/\s+/).filter(Boolean)
-  if (values['handler-processes'] !== undefined) profile.handlerProcesses = asUsage(() => parseHandlerProcesses(values['handler-processes']))
+  if (values['handler-processes'] !== undefined) profile.handlerProcesses = parseHandlerProcesses(values['handler-processes'])
   const dbName = values.db || (name === 'seeded' ? SEEDED_DB : BENCH_DB)
   return { name, profile, out: path.resolve(values.out), code: String(values.code), dbName, keepLedger: values['keep-ledger'] }
 }

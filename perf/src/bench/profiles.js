@@ -7,6 +7,7 @@
 const os = require('node:os')
 const path = require('node:path')
 const { names: handlerNames } = require('../../../handlers/src/registry')
+const { UsageError } = require('../cli-args')
 
 /** The configurations compared back to back (PERF.md: compare in one run). */
 const CONFIGS = {
@@ -110,7 +111,7 @@ function parseHandlerProcesses (s) {
   const missing = known.filter((n) => !all.includes(n))
   const twice = all.filter((n, i) => all.indexOf(n) !== i)
   if (groups.some((g) => !g.length) || unknown.length || missing.length || twice.length) {
-    throw new Error(`--handler-processes: every handler (${known.join(', ')}) in exactly one process, processes separated by |` +
+    throw new UsageError(`--handler-processes: every handler (${known.join(', ')}) in exactly one process, processes separated by |` +
       `${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}${missing.length ? `; missing: ${missing.join(', ')}` : ''}${twice.length ? `; twice: ${twice.join(', ')}` : ''}`)
   }
   return groups.map((g) => g.join(','))
@@ -134,7 +135,7 @@ function parseEnv (s, flag = '--env') {
   for (const pair of s.split(',').filter(Boolean)) {
     const eq = pair.indexOf('=')
     const key = pair.slice(0, eq).trim()
-    if (eq < 1 || !schema[key]) throw new Error(`${flag}: ${pair} is not NAME=value with a known configuration name`)
+    if (eq < 1 || !schema[key]) throw new UsageError(`${flag}: ${pair} is not NAME=value with a known configuration name`)
     env[key] = pair.slice(eq + 1).trim()
   }
   return env
@@ -153,16 +154,16 @@ function parseEnv (s, flag = '--env') {
  */
 function parseVariant (spec) {
   const m = /^([a-z][a-z0-9-]*)=([a-z]+):(.+)$/.exec(spec.trim())
-  if (!m) throw new Error(`--variant: ${spec} is not NAME=BASE:K=V,K=V (a lower-case name, then one of ${Object.keys(CONFIGS).join(', ')})`)
+  if (!m) throw new UsageError(`--variant: ${spec} is not NAME=BASE:K=V,K=V (a lower-case name, then one of ${Object.keys(CONFIGS).join(', ')})`)
   const [, name, base, settings] = m
-  if (CONFIGS[name]) throw new Error(`--variant: ${name} is already a configuration; give the variant a name of its own`)
-  if (!CONFIGS[base]) throw new Error(`--variant ${name}: unknown configuration ${base}; known: ${Object.keys(CONFIGS).join(', ')}`)
+  if (CONFIGS[name]) throw new UsageError(`--variant: ${name} is already a configuration; give the variant a name of its own`)
+  if (!CONFIGS[base]) throw new UsageError(`--variant ${name}: unknown configuration ${base}; known: ${Object.keys(CONFIGS).join(', ')}`)
   const pairs = settings.split(',').map((p) => p.trim())
   const split = pairs.filter((p) => p.startsWith('processes='))
-  if (split.length > 1) throw new Error(`--variant ${name}: processes= given twice`)
+  if (split.length > 1) throw new UsageError(`--variant ${name}: processes= given twice`)
   const handlerProcesses = split.length ? parseHandlerProcesses(split[0].slice('processes='.length).replace(/\+/g, ',')) : undefined
   const changes = parseEnv(pairs.filter((p) => !p.startsWith('processes=')).join(','), `--variant ${name}`)
-  if (!Object.keys(changes).length && !handlerProcesses) throw new Error(`--variant ${name}: no setting changed`)
+  if (!Object.keys(changes).length && !handlerProcesses) throw new UsageError(`--variant ${name}: no setting changed`)
   const described = [
     ...Object.entries(changes).map(([k, v]) => `${k}=${v}`),
     ...(handlerProcesses ? [`the handlers in ${handlerProcesses.length} processes (${describeProcesses(handlerProcesses)})`] : [])

@@ -26,7 +26,7 @@
 // it), as a sorted index build; `--transfers 0` only rebuilds.
 
 const crypto = require('node:crypto')
-const { parseCli, wholeNumber, runCli, UsageError } = require('../cli-args')
+const { parseCli, wholeNumber, runCli } = require('../cli-args')
 const { ensureStack, benchConfig, SEEDED_DB } = require('./sut')
 const { createDb } = require('../../../shared/src/db')
 const { buildBatch, positionsUpdate, decimal } = require('./seed-rows')
@@ -103,8 +103,7 @@ const USAGE = 'npm run seed -- [--transfers 1000000] [--participants 8] [--batch
 async function main (help) {
   const { values, help: wantsHelp } = parseCli({ options: { transfers: { type: 'string', default: '1000000' }, participants: { type: 'string', default: '8' }, batch: { type: 'string', default: '2000' }, days: { type: 'string', default: '365' }, db: { type: 'string', default: SEEDED_DB }, parallel: { type: 'string', default: '2' }, 'fill-factor': { type: 'string', default: '69' } } })
   if (wantsHelp) help()
-  const fillFactor = wholeNumber(values, 'fill-factor', 10)
-  if (fillFactor > 100) throw new UsageError('--fill-factor is a percentage from 10 to 100')
+  const fillFactor = wholeNumber(values, 'fill-factor', 10, 100)
   const total = wholeNumber(values, 'transfers', 0)
   const batch = wholeNumber(values, 'batch', 1)
   const participantCount = wholeNumber(values, 'participants', 2)

@@ -3,7 +3,7 @@
 // The perf/ tools' command lines: --help, and mistakes said in a line with
 // the usage and exit status 2 rather than as a stack trace.
 
-const { parseCli, wholeNumber, runCli, UsageError } = require('../../src/cli-args')
+const { parseCli, wholeNumber, positiveList, runCli, UsageError } = require('../../src/cli-args')
 
 const options = /** @type {const} */ ({ transfers: { type: 'string', default: '10' }, quick: { type: 'boolean', default: false } })
 
@@ -28,6 +28,21 @@ test('wholeNumber takes whole numbers from its minimum up and names the option o
     expect(() => wholeNumber({ n: bad }, 'n', 0)).toThrow(new UsageError(`--n is a whole number of at least 0, not "${bad}"`))
   }
   expect(() => wholeNumber({ n: '1' }, 'n', 2)).toThrow('--n is a whole number of at least 2, not "1"')
+})
+
+test('wholeNumber with a maximum names the range', () => {
+  expect(wholeNumber({ 'fill-factor': '100' }, 'fill-factor', 10, 100)).toBe(100)
+  for (const bad of ['9', '101']) {
+    expect(() => wholeNumber({ 'fill-factor': bad }, 'fill-factor', 10, 100)).toThrow(new UsageError(`--fill-factor is a whole number from 10 to 100, not "${bad}"`))
+  }
+})
+
+test('positiveList takes comma-separated positive numbers, whole ones when asked, and names the ones it does not take', () => {
+  expect(positiveList({ rates: '100, 250.5,400' }, 'rates', { what: 'rates' })).toEqual([100, 250.5, 400])
+  expect(positiveList({ sizes: '1,100' }, 'sizes', { what: 'sizes', whole: true })).toEqual([1, 100])
+  expect(() => positiveList({ sizes: '1,2.5,0' }, 'sizes', { what: 'whole sizes', whole: true })).toThrow(new UsageError('--sizes is a list of whole sizes, not "2.5", "0"'))
+  expect(() => positiveList({ rates: 'abc,-5,Infinity' }, 'rates', { what: 'rates' })).toThrow('--rates is a list of rates, not "abc", "-5", "Infinity"')
+  expect(() => positiveList({ rates: ' , ' }, 'rates', { what: 'rates' })).toThrow(new UsageError('--rates is a list of rates'))
 })
 
 describe('runCli', () => {
