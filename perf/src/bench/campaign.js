@@ -10,6 +10,7 @@ const { nullRun } = require('./null-run')
 const { benchRun, warmBroker } = require('./run')
 const { summarizeCampaign } = require('./summary')
 const { configsOf, CONFIGS } = require('./profiles')
+const { partsNamed, applyPriority } = require('./priority')
 const { snapshotTree } = require('./snapshot')
 const acc = require('./accounting')
 const path = require('node:path')
@@ -129,6 +130,8 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
   if (speedNote) say(speedNote)
   // The disk's stalls, sampled all campaign long beside the database's files (disk-watch.js).
   const diskWatch = startDiskWatch(probeDir)
+  // The stack's servers whose priority any run changes: every run sets theirs, and the end sets them back (priority.js).
+  const priorityResets = partsNamed([profile.priority, ...profile.configs.map((/** @type {string} */ c) => configsOf(profile)[c].priority)])
   const result = {
     schema: 'switchyard-bench/1',
     profile: profileName,
@@ -176,12 +179,18 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
         const probe = await probeMachine()
         const config = configsOf(profile)[label]
         say(`run ${rep}/${profile.reps}: ${label} — ${config.description} (speed probe ${probe.speedMs} ms, all cores ${probe.parallelMs} ms, fsync p50 ${probe.fsyncMs.p50} ms, process round trip p50 ${probe.wakeUs.p50} µs)`)
-        const run = await benchRun({ label, env: { ...socketEnv, ...config.env, ...(profile.env || {}), DB_NAME: dbName }, handlerProcesses: config.handlerProcesses, profile, db, stackPids, dbName, codeDir: snapshot.dir, diskWatch, say })
+        const run = await benchRun({ label, env: { ...socketEnv, ...config.env, ...(profile.env || {}), DB_NAME: dbName }, handlerProcesses: config.handlerProcesses, priority: config.priority || profile.priority, priorityResets, profile, db, stackPids, dbName, codeDir: snapshot.dir, diskWatch, say })
         result.runs.push({ rep, machineProbe: probe, ...run })
         if (run.errors.length) result.problems.push(`${label} run ${rep}: ${run.errors[0].split('\n')[0]}`)
       }
     }
   } finally {
+    // The stack's servers outlive the campaign: back to the nice they run at by default.
+    try {
+      applyPriority({}, { api: 0, handlers: [], ...stackPids }, priorityResets)
+    } catch (err) {
+      say(`could not set the stack's servers back to nice 0: ${err && /** @type {Error} */ (err).message}`)
+    }
     result.ledgerAfter = await ledgerSize(db, dbName).catch(() => null)
     result.diskWatch = diskWatch.overall()
     await diskWatch.stop()

@@ -19,6 +19,8 @@
 //   [--node-flags="…"]      the switch's Node flags instead of the ones it is deployed with (experiments; printed in the report)
 //   [--handler-processes "prepare,position,fulfil,timeout|notification"]
 //                           which handlers share a process, processes separated by | (default: sut.js HANDLER_PROCESSES)
+//   [--priority handlers:-20,db:-20|none]  run those processes (handlers, api, db, kafka) at that nice
+//                           value (default as root: handlers:-20,db:-20; none: all at 0; priority.js)
 //
 // Starts what it measures (the local stack if needed, then per run the
 // api-adapter and the handlers as separate processes with fresh topics),
@@ -29,11 +31,13 @@
 const path = require('node:path')
 const { parseCli, wholeNumber, positiveList, runCli, UsageError } = require('../cli-args')
 const { PROFILES, CONFIGS, parseHandlerProcesses, parseEnv, parseVariant } = require('./profiles')
+const { parsePriority, defaultPriority } = require('./priority')
+const { isRoot } = require('../../../scripts/stack/proc')
 const { runCampaign } = require('./campaign')
 const { writeResults } = require('./report')
 const { root, BENCH_DB, SEEDED_DB, stopChildren } = require('./sut')
 
-const USAGE = 'npm run bench -- [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head|<revision>] [--db name] [--keep-ledger] [--env K=V,…] [--variant NAME=BASE:K=V,…] [--p99-target ms] [--cpu-prof dir] [--keep-traces dir] [--node-flags="…"] [--handler-processes "a,b|c"]'
+const USAGE = 'npm run bench -- [--quick | --profile full|quick|seeded] [--out dir] [--configs batched,naive,traced] [--rates 100,200,…] [--step-ms n] [--reps n] [--single n] [--no-null] [--code working|head|<revision>] [--db name] [--keep-ledger] [--env K=V,…] [--variant NAME=BASE:K=V,…] [--p99-target ms] [--cpu-prof dir] [--keep-traces dir] [--node-flags="…"] [--handler-processes "a,b|c"] [--priority handlers:-20,db:-20|none]'
 
 /**
  * The campaign that the command line asks for, or null for --help.
@@ -61,7 +65,8 @@ function options (args = process.argv.slice(2)) {
       'cpu-prof': { type: 'string' },
       'keep-traces': { type: 'string' },
       'node-flags': { type: 'string' },
-      'handler-processes': { type: 'string' }
+      'handler-processes': { type: 'string' },
+      priority: { type: 'string' }
     }
   })
   if (help) return null
@@ -103,6 +108,10 @@ function options (args = process.argv.slice(2)) {
   if (values['keep-traces']) profile.keepTracesDir = path.resolve(values['keep-traces'])
   if (values['node-flags'] !== undefined) profile.nodeFlags = values['node-flags'].split(/\s+/).filter(Boolean)
   if (values['handler-processes'] !== undefined) profile.handlerProcesses = parseHandlerProcesses(values['handler-processes'])
+  // The handler processes and MariaDB ahead of the rest where the bench may set it (priority.js).
+  const priority = values.priority !== undefined ? { priority: parsePriority(values.priority, '--priority'), from: 'option' } : defaultPriority(isRoot())
+  profile.priority = priority.priority
+  profile.priorityFrom = priority.from
   const dbName = values.db || (name === 'seeded' ? SEEDED_DB : BENCH_DB)
   return { name, profile, out: path.resolve(values.out), code: String(values.code), dbName, keepLedger: values['keep-ledger'] }
 }

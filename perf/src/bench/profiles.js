@@ -8,6 +8,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { names: handlerNames } = require('../../../handlers/src/registry')
 const { UsageError } = require('../cli-args')
+const { parsePriority, describePriority } = require('./priority')
 
 /** The configurations compared back to back (PERF.md: compare in one run). */
 const CONFIGS = {
@@ -148,9 +149,11 @@ function parseEnv (s, flag = '--env') {
  * Besides configuration names, `processes=a+b|c` runs the handlers split
  * over processes as `--handler-processes a,b|c` would (`+` joins handlers in
  * one process, since commas separate the settings), so a split, too, is
- * measured beside its base instead of in a campaign of its own.
+ * measured beside its base instead of in a campaign of its own; and
+ * `priority=handlers:-10+db:-10` runs those processes at that nice value, as
+ * `--priority` would for the whole campaign (priority.js).
  * @param {string} spec
- * @returns {{ name: string, config: { description: string, base: string, env: Record<string, string>, changes: Record<string, string>, handlerProcesses?: string[] } }}
+ * @returns {{ name: string, config: { description: string, base: string, env: Record<string, string>, changes: Record<string, string>, handlerProcesses?: string[], priority?: Record<string, number> } }}
  */
 function parseVariant (spec) {
   const m = /^([a-z][a-z0-9-]*)=([a-z]+):(.+)$/.exec(spec.trim())
@@ -159,14 +162,22 @@ function parseVariant (spec) {
   if (CONFIGS[name]) throw new UsageError(`--variant: ${name} is already a configuration; give the variant a name of its own`)
   if (!CONFIGS[base]) throw new UsageError(`--variant ${name}: unknown configuration ${base}; known: ${Object.keys(CONFIGS).join(', ')}`)
   const pairs = settings.split(',').map((p) => p.trim())
-  const split = pairs.filter((p) => p.startsWith('processes='))
-  if (split.length > 1) throw new UsageError(`--variant ${name}: processes= given twice`)
-  const handlerProcesses = split.length ? parseHandlerProcesses(split[0].slice('processes='.length).replace(/\+/g, ',')) : undefined
-  const changes = parseEnv(pairs.filter((p) => !p.startsWith('processes=')).join(','), `--variant ${name}`)
-  if (!Object.keys(changes).length && !handlerProcesses) throw new UsageError(`--variant ${name}: no setting changed`)
+  /** @param {string} key @returns {string | undefined} the value of `key=` among the settings, once at most */
+  const special = (key) => {
+    const given = pairs.filter((p) => p.startsWith(`${key}=`))
+    if (given.length > 1) throw new UsageError(`--variant ${name}: ${key}= given twice`)
+    return given.length ? given[0].slice(key.length + 1) : undefined
+  }
+  const split = special('processes')
+  const handlerProcesses = split !== undefined ? parseHandlerProcesses(split.replace(/\+/g, ',')) : undefined
+  const nice = special('priority')
+  const priority = nice !== undefined ? parsePriority(nice, `--variant ${name}`) : undefined
+  const changes = parseEnv(pairs.filter((p) => !p.startsWith('processes=') && !p.startsWith('priority=')).join(','), `--variant ${name}`)
+  if (!Object.keys(changes).length && !handlerProcesses && !priority) throw new UsageError(`--variant ${name}: no setting changed`)
   const described = [
     ...Object.entries(changes).map(([k, v]) => `${k}=${v}`),
-    ...(handlerProcesses ? [`the handlers in ${handlerProcesses.length} processes (${describeProcesses(handlerProcesses)})`] : [])
+    ...(handlerProcesses ? [`the handlers in ${handlerProcesses.length} processes (${describeProcesses(handlerProcesses)})`] : []),
+    ...(priority ? [describePriority(priority)] : [])
   ]
   return {
     name,
@@ -175,15 +186,16 @@ function parseVariant (spec) {
       base,
       env: { ...CONFIGS[base].env, ...changes },
       changes,
-      ...(handlerProcesses ? { handlerProcesses } : {})
+      ...(handlerProcesses ? { handlerProcesses } : {}),
+      ...(priority ? { priority } : {})
     }
   }
 }
 
 /**
  * Every configuration a profile can run: the fixed ones and its variants.
- * @param {{ variants?: Record<string, { description: string, env: Record<string, string>, handlerProcesses?: string[] }> }} profile
- * @returns {Record<string, { description: string, env: Record<string, string>, base?: string, handlerProcesses?: string[] }>}
+ * @param {{ variants?: Record<string, { description: string, env: Record<string, string>, handlerProcesses?: string[], priority?: Record<string, number> }> }} profile
+ * @returns {Record<string, { description: string, env: Record<string, string>, base?: string, handlerProcesses?: string[], priority?: Record<string, number> }>}
  */
 const configsOf = (profile) => ({ ...CONFIGS, ...(profile.variants || {}) })
 

@@ -7,6 +7,20 @@
 const { againstReference } = require('./speed-probe')
 const { describeProcesses } = require('./profiles')
 const { stalledMisses } = require('./disk-watch')
+const { describePriority } = require('./priority')
+
+/**
+ * The CPU priority a campaign ran with, and where it came from (priority.js).
+ * @param {Record<string, number>} priority @param {string} from 'default', 'option' or 'not root'
+ */
+function priorityPhrase (priority, from) {
+  if (from === 'default') {
+    return `CPU priority: ${describePriority(priority)}, the bench's default as root: the handler processes and MariaDB, ` +
+      'whose round trips a shared transaction waits for, ahead of the API, Kafka and the generator (`--priority none` runs every process at nice 0; docs/benchmarks.md).'
+  }
+  if (from === 'not root') return 'CPU priority: every process at nice 0; the bench\'s default, the handler processes and MariaDB at nice -20, needs root (docs/benchmarks.md).'
+  return `CPU priority (\`--priority\`): ${describePriority(priority)}.`
+}
 
 /** @param {any} x median/min/max spread */
 const f = (x) => (x ? (x.n > 1 ? `${x.median} (${x.min}–${x.max})` : `${x.median}`) : '–')
@@ -96,6 +110,7 @@ function renderMarkdown (result, svgFiles) {
   const split = Object.entries(s.configs || {}).filter(([, c]) => c.handlerProcesses).map(([name]) => name)
   if (split.length) L.push(`${split.join(', ')} ${split.length > 1 ? 'run' : 'runs'} the handlers in processes of ${split.length > 1 ? 'their' : 'its'} own (\`--variant … processes=\`), counted together as "handlers" below.`, '')
   if (s.nodeFlags) L.push(`The switch's Node flags (\`--node-flags\`): ${s.nodeFlags.length ? s.nodeFlags.map((f) => `\`${f}\``).join(' ') : 'none'} — an experiment; the switch is deployed with others (docs/benchmarks.md).`, '')
+  if (s.priorityFrom) L.push(priorityPhrase(s.priority || {}, s.priorityFrom), '')
   if (s.env && Object.keys(s.env).length) L.push(`Extra configuration for every run (\`--env\`): ${Object.entries(s.env).map(([k, v]) => `\`${k}=${v}\``).join(', ')}.`, '')
   L.push(`Target: p99 ≤ ${s.targets.p99TargetMs} ms, success ≥ ${s.targets.minSuccess * 100}%, no backlog growth. Steps of ${s.stepMs / 1000} s, steady-state window without the first max(1 s, 20%) and the last 10%; ` +
     `${s.payers} payers, ${s.payees} payees; ${s.reps} repetition(s) per configuration, interleaved.`, '')
@@ -178,4 +193,4 @@ function renderMarkdown (result, svgFiles) {
   return L.join('\n')
 }
 
-module.exports = { idleNote, singleLine, renderMarkdown }
+module.exports = { idleNote, singleLine, priorityPhrase, renderMarkdown }

@@ -6,6 +6,7 @@
 // checked by the validity gates.
 
 const { startSwitch } = require('./sut')
+const { applyPriority, describePriority } = require('./priority')
 const { startSimulators } = require('../load/fast-participants')
 const { createClient } = require('../load/client')
 const { runOpenStep, runSequential } = require('./generator')
@@ -121,12 +122,13 @@ async function measureStep (ctx, rate, profile) {
 }
 
 /**
- * @param {{ label: string, env: Record<string, string>, handlerProcesses?: string[], profile: any, db: import('knex').Knex,
- *   stackPids: Record<string, number | null>, dbName: string, codeDir: string, say: (m: string) => void,
+ * @param {{ label: string, env: Record<string, string>, handlerProcesses?: string[], priority?: Record<string, number>, priorityResets?: string[],
+ *   profile: any, db: import('knex').Knex, stackPids: Record<string, number | null>, dbName: string, codeDir: string, say: (m: string) => void,
  *   diskWatch?: ReturnType<typeof import('./disk-watch').startDiskWatch> | null }} opts
  *   handlerProcesses: a variant's own split of the handlers (profiles.js), else the campaign's
+ *   priority, priorityResets: the nice values of this run's processes, and the stack's servers any run changes (priority.js)
  */
-async function benchRun ({ label, env, handlerProcesses, profile, db, stackPids, dbName, codeDir, say, diskWatch = null }) {
+async function benchRun ({ label, env, handlerProcesses, priority, priorityResets = [], profile, db, stackPids, dbName, codeDir, say, diskWatch = null }) {
   // Trace files of this run only: their size is part of tracing's cost; removed afterwards
   // unless the campaign keeps them (--keep-traces) for the gap report.
   const traceRoot = env.TRACING_DIR ? profile.keepTracesDir || env.TRACING_DIR : null
@@ -139,12 +141,21 @@ async function benchRun ({ label, env, handlerProcesses, profile, db, stackPids,
     say(`${label}: switch did not start: ${err && err.message}`)
     return { label, env, runId: null, startMs: null, single: null, idle: null, steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, errors: [String(err && err.stack ? err.stack : err)] }
   }
-  say(`${label}: switch up in ${sut.startMs} ms (topics ${sut.config.KAFKA_TOPIC_PREFIX}*)`)
+  /** @type {Record<string, number>} */
+  let applied = {}
+  try {
+    applied = applyPriority(priority, { ...sut.pids, ...stackPids }, priorityResets)
+  } catch (err) {
+    await sut.stop()
+    say(`${label}: ${err && /** @type {Error} */ (err).message}`)
+    return { label, env, runId: null, startMs: null, single: null, idle: null, steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, errors: [String(err && /** @type {Error} */ (err).stack ? /** @type {Error} */ (err).stack : err)] }
+  }
+  say(`${label}: switch up in ${sut.startMs} ms (topics ${sut.config.KAFKA_TOPIC_PREFIX}*)${Object.keys(applied).length ? `; ${describePriority(applied)}` : ''}`)
   const sim = await startSimulators({ prefix: `b${sut.runId.slice(-6)}`, payers: profile.payers, payees: profile.payees, apiUrl: sut.apiUrl, delayMs: profile.payeeDelayMs, failRate: profile.payeeFailRate })
   // A Kafka admin client per run: one that has seen a deleted topic keeps asking for it.
   const admin = createKafkaFromConfig(sut.config).admin()
   await admin.connect()
-  const out = { label, env, runId: sut.runId, startMs: sut.startMs, single: null, idle: null, warmup: /** @type {{ count: number, concurrency: number, ms: number } | null} */ (null), warmupLoad: /** @type {any} */ (null), steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, traceBytes: /** @type {number | null} */ (null), errors: [] }
+  const out = { label, env, priority: applied, runId: sut.runId, startMs: sut.startMs, single: null, idle: null, warmup: /** @type {{ count: number, concurrency: number, ms: number } | null} */ (null), warmupLoad: /** @type {any} */ (null), steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, traceBytes: /** @type {number | null} */ (null), errors: [] }
   try {
     const client = createClient({ apiUrl: sut.apiUrl, adminUrl: sut.adminUrl, hubName: sut.config.HUB_NAME })
     for (const p of [...sim.payers, ...sim.payees]) await client.provision(p, { ndc: '10000000000', deposit: '10000000000' })

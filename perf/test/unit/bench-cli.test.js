@@ -96,3 +96,14 @@ test('mistakes on the command line are usage errors that say what the option tak
   expect(options(['--help'])).toBeNull()
   expect(options(['-h'])).toBeNull()
 })
+
+test('--priority sets the CPU priority of every run; without it, the default where the bench may set it', () => {
+  const root = typeof process.getuid === 'function' && process.getuid() === 0
+  const plain = options(['--quick']).profile
+  expect(plain.priority).toEqual(root ? { handlers: -20, db: -20 } : {})
+  expect(plain.priorityFrom).toBe(root ? 'default' : 'not root')
+  expect(options(['--quick', '--priority', 'none']).profile).toMatchObject({ priority: {}, priorityFrom: 'option' })
+  expect(options(['--quick', '--priority', 'handlers:-5,kafka:2']).profile).toMatchObject({ priority: { handlers: -5, kafka: 2 }, priorityFrom: 'option' })
+  expect(() => options(['--quick', '--priority', 'handlers:-30'])).toThrow(/--priority: handlers:-30 is not PART:NICE/)
+  expect(PROFILES.quick.priority).toBeUndefined()
+})
