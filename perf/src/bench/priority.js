@@ -103,8 +103,10 @@ function applyPriority (priority = {}, pids, resets = []) {
   for (const part of PARTS) {
     const stackServer = part === 'db' || part === 'kafka'
     if (!(part in priority) && !(stackServer && resets.includes(part))) continue
+    const procs = byPart[/** @type {keyof typeof byPart} */ (part)]
+    if (!procs.length) continue // a server not run here (an external database or broker)
     const nice = priority[part] ?? 0
-    for (const pid of byPart[/** @type {keyof typeof byPart} */ (part)]) setNice(pid, nice)
+    for (const pid of procs) setNice(pid, nice)
     applied[part] = nice
   }
   return applied

@@ -99,6 +99,8 @@ describe('setting the nice value of real processes', () => {
     expect(new Set(threadNices(handler))).toEqual(new Set([3]))
     expect(new Set(threadNices(db))).toEqual(new Set([4]))
     expect(new Set(threadNices(api))).toEqual(new Set([0])) // not named: left as started
+    // A server not run here (an external database) is not set, nor said to be.
+    expect(applyPriority({ handlers: 3, db: 4 }, { api, handlers: [handler], mariadb: null, kafka: null }, ['db'])).toEqual({ handlers: 3 })
     const next = () => applyPriority(undefined, { api, handlers: [handler], mariadb: db, kafka: null }, ['db'])
     if (process.getuid && process.getuid() === 0) {
       expect(next()).toEqual({ db: 0 })
