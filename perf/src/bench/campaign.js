@@ -187,7 +187,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
   } finally {
     // The stack's servers outlive the campaign: back to the nice they run at by default.
     try {
-      applyPriority({}, { api: 0, handlers: [], ...stackPids }, priorityResets)
+      applyPriority({}, stackPids, priorityResets)
     } catch (err) {
       say(`could not set the stack's servers back to nice 0: ${err && /** @type {Error} */ (err).message}`)
     }

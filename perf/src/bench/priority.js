@@ -92,12 +92,13 @@ function setNice (pid, nice) {
  * (`resets`) go back to 0 when this run names them not; the switch's own
  * processes are new every run, started at the bench's own nice.
  * @param {Record<string, number> | undefined} priority
- * @param {{ api: number, handlers: number[], mariadb?: number | null, kafka?: number | null }} pids
+ * @param {{ api?: number, handlers?: number[], mariadb?: number | null, kafka?: number | null }} pids
+ *   the switch's processes (none after the runs) and the stack's servers (null when not run here)
  * @param {string[]} [resets] the parts any run of the campaign names
  * @returns {Record<string, number>} what was set, by part
  */
 function applyPriority (priority = {}, pids, resets = []) {
-  const byPart = { handlers: pids.handlers, api: [pids.api], db: pids.mariadb ? [pids.mariadb] : [], kafka: pids.kafka ? [pids.kafka] : [] }
+  const byPart = { handlers: pids.handlers || [], api: pids.api ? [pids.api] : [], db: pids.mariadb ? [pids.mariadb] : [], kafka: pids.kafka ? [pids.kafka] : [] }
   /** @type {Record<string, number>} */
   const applied = {}
   for (const part of PARTS) {

@@ -142,6 +142,9 @@ function parseEnv (s, flag = '--env') {
   return env
 }
 
+/** A variant's settings besides configuration names. */
+const VARIANT_KEYS = ['processes', 'priority']
+
 /**
  * A variant (`--variant NAME=BASE:K=V,K=V`): one of the configurations above
  * with some settings changed, run interleaved with it in the same campaign and
@@ -162,17 +165,17 @@ function parseVariant (spec) {
   if (CONFIGS[name]) throw new UsageError(`--variant: ${name} is already a configuration; give the variant a name of its own`)
   if (!CONFIGS[base]) throw new UsageError(`--variant ${name}: unknown configuration ${base}; known: ${Object.keys(CONFIGS).join(', ')}`)
   const pairs = settings.split(',').map((p) => p.trim())
-  /** @param {string} key @returns {string | undefined} the value of `key=` among the settings, once at most */
-  const special = (key) => {
-    const given = pairs.filter((p) => p.startsWith(`${key}=`))
-    if (given.length > 1) throw new UsageError(`--variant ${name}: ${key}= given twice`)
-    return given.length ? given[0].slice(key.length + 1) : undefined
+  /** The settings that are not configuration names (processes=, priority=), each once at most. @type {Record<string, string>} */
+  const special = {}
+  for (const p of pairs) {
+    const key = VARIANT_KEYS.find((k) => p.startsWith(`${k}=`))
+    if (!key) continue
+    if (key in special) throw new UsageError(`--variant ${name}: ${key}= given twice`)
+    special[key] = p.slice(key.length + 1)
   }
-  const split = special('processes')
-  const handlerProcesses = split !== undefined ? parseHandlerProcesses(split.replace(/\+/g, ',')) : undefined
-  const nice = special('priority')
-  const priority = nice !== undefined ? parsePriority(nice, `--variant ${name}`) : undefined
-  const changes = parseEnv(pairs.filter((p) => !p.startsWith('processes=') && !p.startsWith('priority=')).join(','), `--variant ${name}`)
+  const handlerProcesses = 'processes' in special ? parseHandlerProcesses(special.processes.replace(/\+/g, ',')) : undefined
+  const priority = 'priority' in special ? parsePriority(special.priority, `--variant ${name}`) : undefined
+  const changes = parseEnv(pairs.filter((p) => !VARIANT_KEYS.some((k) => p.startsWith(`${k}=`))).join(','), `--variant ${name}`)
   if (!Object.keys(changes).length && !handlerProcesses && !priority) throw new UsageError(`--variant ${name}: no setting changed`)
   const described = [
     ...Object.entries(changes).map(([k, v]) => `${k}=${v}`),

@@ -7,7 +7,7 @@
 const { againstReference } = require('./speed-probe')
 const { describeProcesses } = require('./profiles')
 const { stalledMisses } = require('./disk-watch')
-const { describePriority } = require('./priority')
+const { describePriority, DEFAULT_PRIORITY } = require('./priority')
 
 /**
  * The CPU priority a campaign ran with, and where it came from (priority.js).
@@ -18,7 +18,7 @@ function priorityPhrase (priority, from) {
     return `CPU priority: ${describePriority(priority)}, the bench's default as root: the handler processes and MariaDB, ` +
       'whose round trips a shared transaction waits for, ahead of the API, Kafka and the generator (`--priority none` runs every process at nice 0; docs/benchmarks.md).'
   }
-  if (from === 'not root') return 'CPU priority: every process at nice 0; the bench\'s default, the handler processes and MariaDB at nice -20, needs root (docs/benchmarks.md).'
+  if (from === 'not root') return `CPU priority: every process at nice 0; the bench's default, the handler processes and MariaDB at nice ${DEFAULT_PRIORITY.handlers}, needs root (docs/benchmarks.md).`
   return `CPU priority (\`--priority\`): ${describePriority(priority)}.`
 }
 

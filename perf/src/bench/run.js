@@ -135,20 +135,15 @@ async function benchRun ({ label, env, handlerProcesses, priority, priorityReset
   const traceDir = traceRoot ? path.join(traceRoot, `${label}-${Date.now().toString(36)}`) : null
   if (traceDir) env = { ...env, TRACING_DIR: traceDir }
   let sut
-  try {
-    sut = await startSwitch({ label, env, codeDir, say, cpuProfDir: profile.cpuProfDir, nodeFlags: profile.nodeFlags, handlerProcesses: handlerProcesses || profile.handlerProcesses })
-  } catch (err) {
-    say(`${label}: switch did not start: ${err && err.message}`)
-    return { label, env, runId: null, startMs: null, single: null, idle: null, steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, errors: [String(err && err.stack ? err.stack : err)] }
-  }
   /** @type {Record<string, number>} */
   let applied = {}
   try {
+    sut = await startSwitch({ label, env, codeDir, say, cpuProfDir: profile.cpuProfDir, nodeFlags: profile.nodeFlags, handlerProcesses: handlerProcesses || profile.handlerProcesses })
     applied = applyPriority(priority, { ...sut.pids, ...stackPids }, priorityResets)
   } catch (err) {
-    await sut.stop()
-    say(`${label}: ${err && /** @type {Error} */ (err).message}`)
-    return { label, env, runId: null, startMs: null, single: null, idle: null, steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, errors: [String(err && /** @type {Error} */ (err).stack ? /** @type {Error} */ (err).stack : err)] }
+    if (sut) await sut.stop()
+    say(`${label}: switch did not start: ${err && err.message}`)
+    return { label, env, runId: null, startMs: null, single: null, idle: null, steps: [], maxSustainableRate: 0, maxKeptUpRate: 0, errors: [String(err && err.stack ? err.stack : err)] }
   }
   say(`${label}: switch up in ${sut.startMs} ms (topics ${sut.config.KAFKA_TOPIC_PREFIX}*)${Object.keys(applied).length ? `; ${describePriority(applied)}` : ''}`)
   const sim = await startSimulators({ prefix: `b${sut.runId.slice(-6)}`, payers: profile.payers, payees: profile.payees, apiUrl: sut.apiUrl, delayMs: profile.payeeDelayMs, failRate: profile.payeeFailRate })
