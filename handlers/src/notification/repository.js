@@ -78,6 +78,10 @@ function createRepository (db, { instanceId, leaseMs }) {
    * (dispatcher.deliverFirst), with the attempts made: a callback delivered
    * at once costs these two rows and nothing more. Rows still PENDING are
    * claimed by this instance. message.js has checked every length and type.
+   * A row written DELIVERED keeps no headers and no body: it is never sent
+   * again, what was sent is in the Kafka record and the trace, and those two
+   * columns were most of what the handler escaped and MariaDB lexed and
+   * stored per callback.
    * Plain INSERT: a row that exists already (a record redelivered without
    * its progress) was left out by the handler (existingCallbacksQuery), and a
    * duplicate here fails the transaction rather than hiding.
@@ -91,7 +95,9 @@ function createRepository (db, { instanceId, leaseMs }) {
        VALUES ${tuples(firsts.length, "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, NOW(3)), ?, ?, IF(? = 'PENDING', NOW(3) + INTERVAL ? MICROSECOND, NULL))")}`,
       firsts.flatMap(({ job: j, state }) => {
         const status = state ? state.status : 'PENDING'
-        return [j.callbackId, j.participant, j.transferId, j.endpointType, j.method, j.path, JSON.stringify(j.headers), j.body,
+        const slim = status === 'DELIVERED'
+        return [j.callbackId, j.participant, j.transferId, j.endpointType, j.method, j.path,
+          slim ? '' : JSON.stringify(j.headers), slim ? null : j.body,
           status, state ? state.attempts : 0, state ? state.lastError : null, state ? state.nextAttemptAt : null,
           state ? state.deliveredAt : null, instanceId, status, leaseMicros]
       }))
@@ -117,7 +123,9 @@ function createRepository (db, { instanceId, leaseMs }) {
    * One write-behind flush, one transaction: every attempt in one INSERT, and
    * every callback's latest state in one UPDATE joined to a derived table.
    * Only rows this instance still owns are updated: a replica that lost its
-   * lease never overwrites the new owner's state.
+   * lease never overwrites the new owner's state. A callback delivered at
+   * last drops its headers and body, as one delivered at once never stored
+   * them (insertCallbacks).
    * @param {{ attempts: import('./write-buffer').AttemptRow[], updates: import('./write-buffer').UpdateRow[] }} batch
    */
   async function writeOutcomes ({ attempts, updates }) {
@@ -133,6 +141,8 @@ function createRepository (db, { instanceId, leaseMs }) {
              SET c.status = u.status, c.attempts = u.attempts, c.last_error = u.last_error,
                  c.next_attempt_at = COALESCE(u.next_attempt_at, c.next_attempt_at),
                  c.delivered_at = u.delivered_at,
+                 c.headers = IF(u.status = 'DELIVERED', '', c.headers),
+                 c.body = IF(u.status = 'DELIVERED', NULL, c.body),
                  c.claim_until = IF(u.status = 'PENDING', NOW(3) + INTERVAL ? MICROSECOND, NULL)
            WHERE c.claimed_by = ?`,
         bindings: [...updates.flatMap((u) => [u.callbackId, u.status, u.attempts, u.lastError, u.nextAttemptAt, u.deliveredAt]),
