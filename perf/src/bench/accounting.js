@@ -37,7 +37,16 @@ const STATEMENT_COUNTERS = Object.values(STATEMENT_KINDS).flat()
  * pages written include earlier steps' tail.
  */
 const PAGE_COUNTERS = ['Innodb_buffer_pool_reads', 'Innodb_pages_created', 'Innodb_pages_written']
-const COUNTERS = [...STATEMENT_COUNTERS, 'Com_commit', 'Com_rollback', ...PAGE_COUNTERS]
+/**
+ * What the statements weigh, whatever their number: the bytes MariaDB
+ * received from its clients (the SQL text with every value escaped into it,
+ * and the protocol's framing) and the bytes InnoDB wrote to its redo log
+ * (every row change, made durable at each commit). Neither moves with the
+ * machine's speed, so a change to what the switch writes shows in them at
+ * once, where its effect on CPU is within the noise of a run.
+ */
+const BYTE_COUNTERS = ['Bytes_received', 'Innodb_os_log_written']
+const COUNTERS = [...STATEMENT_COUNTERS, 'Com_commit', 'Com_rollback', ...PAGE_COUNTERS, ...BYTE_COUNTERS]
 
 let ticksPerSecond = 0
 function clockTicks () {
@@ -222,12 +231,13 @@ async function otherDbClients (db, ownDb) {
 /**
  * Each counter's delta, the statements of each kind and in all, and per
  * transfer the statements, commits, disk page reads, pages created and pages
- * written (null without transfers).
+ * written, and the bytes of SQL received and of redo written (null without
+ * transfers).
  * @param {Record<string, number>} a @param {Record<string, number>} b @param {number} transfers
  * @returns {Record<string, any> & { statements: number, byKind: Record<string, number>,
  *   statementsPerTransfer: number | null, commitsPerTransfer: number | null,
  *   pageReadsPerTransfer: number | null, pagesCreatedPerTransfer: number | null,
- *   pagesWrittenPerTransfer: number | null }}
+ *   pagesWrittenPerTransfer: number | null, sqlBytesPerTransfer: number | null, redoBytesPerTransfer: number | null }}
  */
 function sqlDelta (a, b, transfers) {
   /** @type {Record<string, number>} */
@@ -242,8 +252,19 @@ function sqlDelta (a, b, transfers) {
     commitsPerTransfer: transfers ? round(d.Com_commit / transfers, 3) : null,
     pageReadsPerTransfer: transfers ? round(d.Innodb_buffer_pool_reads / transfers, 3) : null,
     pagesCreatedPerTransfer: transfers ? round(d.Innodb_pages_created / transfers, 3) : null,
-    pagesWrittenPerTransfer: transfers ? round(d.Innodb_pages_written / transfers, 3) : null
+    pagesWrittenPerTransfer: transfers ? round(d.Innodb_pages_written / transfers, 3) : null,
+    sqlBytesPerTransfer: transfers ? Math.round(d.Bytes_received / transfers) : null,
+    redoBytesPerTransfer: transfers ? Math.round(d.Innodb_os_log_written / transfers) : null
   }
+}
+
+/**
+ * A byte count as the reports print it: KB with one decimal (1 KB = 1,000
+ * bytes), or '–' when there is none.
+ * @param {number | null | undefined} bytes
+ */
+function kilobytes (bytes) {
+  return bytes === null || bytes === undefined || !Number.isFinite(bytes) ? '–' : `${(bytes / 1000).toFixed(1)} KB`
 }
 
 /**
@@ -327,4 +348,4 @@ function machineInfo (root) {
   }
 }
 
-module.exports = { COUNTERS, processCpuMs, processAgeS, cpuSnapshot, cpuDelta, waitForQuiet, sqlCounters, sqlDelta, otherDbClients, topicMessages, kafkaDelta, durableSettings, machineInfo, cpuIdle }
+module.exports = { COUNTERS, kilobytes, processCpuMs, processAgeS, cpuSnapshot, cpuDelta, waitForQuiet, sqlCounters, sqlDelta, otherDbClients, topicMessages, kafkaDelta, durableSettings, machineInfo, cpuIdle }

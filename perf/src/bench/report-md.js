@@ -24,8 +24,12 @@ function priorityPhrase (priority, from) {
 
 /** @param {any} x median/min/max spread */
 const f = (x) => (x ? (x.n > 1 ? `${x.median} (${x.min}–${x.max})` : `${x.median}`) : '–')
+/** A spread of byte counts in KB (one decimal). @param {{ median: number, min: number, max: number, n: number } | null | undefined} x */
+const kbSpread = (x) => (x ? { ...x, median: (x.median / 1000).toFixed(1), min: (x.min / 1000).toFixed(1), max: (x.max / 1000).toFixed(1) } : null)
 /** @param {any} v */
 const n = (v) => (v === null || v === undefined ? '–' : String(v))
+/** Bytes as KB with one decimal, in a column headed KB. @param {number | null | undefined} v */
+const kbNumber = (v) => (v === null || v === undefined ? '–' : (v / 1000).toFixed(1))
 const COMPONENTS = ['api', 'handlers', 'kafka', 'mariadb', 'generator']
 /** How a comparison's common rate was chosen (summary.js atCommonRate). @param {{ basis?: string }} a */
 const onBasis = (a) => (a.basis === 'kept up' ? 'no rate was sustained by both; every run of both kept up with it' : 'both sustain it')
@@ -116,10 +120,10 @@ function renderMarkdown (result, svgFiles) {
     `${s.payers} payers, ${s.payees} payees; ${s.reps} repetition(s) per configuration, interleaved.`, '')
   if (result.problems.length) L.push('**Problems (the steps concerned are INVALID):**', '', ...result.problems.map((/** @type {string} */ p) => `- ${p}`), '')
 
-  L.push('## Summary', '', '| configuration | max sustainable rate (/s) | kept up with (/s) | single p50 (ms) | single p99 (ms) | SQL / transfer | commits / transfer | Kafka msgs / transfer | Kafka requests / transfer | CPU ms / transfer | at rate (/s) |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |')
+  L.push('## Summary', '', '| configuration | max sustainable rate (/s) | kept up with (/s) | single p50 (ms) | single p99 (ms) | SQL / transfer | SQL KB / transfer | commits / transfer | redo KB / transfer | Kafka msgs / transfer | Kafka requests / transfer | CPU ms / transfer | at rate (/s) |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |')
   for (const [label, c] of Object.entries(result.summary.byConfig)) {
     const a = /** @type {any} */ (c).atReferenceStep
-    L.push(`| ${label} | ${f(c.maxSustainableRate)} | ${f(c.maxKeptUpRate)} | ${f(c.singleP50)} | ${f(c.singleP99)} | ${f(a.sqlPerTransfer)} | ${f(a.commitsPerTransfer)} | ${f(a.kafkaPerTransfer)} | ${f(a.kafkaRequestsPerTransfer)} | ${f(a.cpuMsPerTransferTotal)} | ${f(a.offeredRate)} |`)
+    L.push(`| ${label} | ${f(c.maxSustainableRate)} | ${f(c.maxKeptUpRate)} | ${f(c.singleP50)} | ${f(c.singleP99)} | ${f(a.sqlPerTransfer)} | ${f(kbSpread(a.sqlBytesPerTransfer))} | ${f(a.commitsPerTransfer)} | ${f(kbSpread(a.redoBytesPerTransfer))} | ${f(a.kafkaPerTransfer)} | ${f(a.kafkaRequestsPerTransfer)} | ${f(a.cpuMsPerTransferTotal)} | ${f(a.offeredRate)} |`)
   }
   L.push('', '*Max sustainable*: highest step with p99 within target, success, no backlog growth and its gates passed, as had every step below it. *Kept up with*: highest step with success and no backlog growth whatever the latency (a lower bound when the ladder stopped first). ' +
     '*Single*: only measurements in which every transfer committed and the gates passed (a failed transfer has no latency to count, so a run with one is left out, and said so below). ' +
@@ -175,14 +179,14 @@ function renderMarkdown (result, svgFiles) {
     L.push(`Max sustainable rate: **${run.maxSustainableRate}/s**; kept up with ${run.maxKeptUpRate}/s.` +
       (run.traceBytes ? ` Trace files written: ${Math.round(run.traceBytes / 2 ** 20)} MiB.` : '') +
       (run.idle ? ` Idle, % of a core: ${Object.entries(run.idle.processes).filter(([k]) => k !== 'generator').map(([k, v]) => `${k} ${/** @type {any} */ (v).pctCore}`).join(', ')}.` : ''), '')
-    L.push(`| offered | achieved | p50 | p90 | p99 | p99.9 | max | success | backlog | gates | SQL/t | commits/t | disk page reads / pages created / written per t | commit lane busy | disk stalls (longest ms) | Kafka msgs/requests per t | CPU ms/t ${COMPONENTS.join('/')} | other CPU % | verdict |`)
-    L.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |')
+    L.push(`| offered | achieved | p50 | p90 | p99 | p99.9 | max | success | backlog | gates | SQL/t (KB) | commits/t | disk page reads / pages created / written per t | redo KB/t | commit lane busy | disk stalls (longest ms) | Kafka msgs/requests per t | CPU ms/t ${COMPONENTS.join('/')} | other CPU % | verdict |`)
+    L.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |')
     for (const st of run.steps) {
       const p = st.cpu.processes
       const cpu = COMPONENTS.map((k) => (p[k] ? p[k].msPerTransfer : '–')).join('/')
       const l = st.latency
       L.push(`| ${st.offeredRate} | ${st.achievedRate} | ${n(l.p50)} | ${n(l.p90)} | ${n(l.p99)} | ${n(l.p999)} | ${n(l.max)} | ${(st.success * 100).toFixed(2)}% | ${st.backlog.growing ? 'growing' : 'flat'} (${st.backlog.growthMs} ms) | ${st.valid ? 'ok' : '**INVALID**'} | ` +
-        `${n(st.sql.statementsPerTransfer)} | ${n(st.sql.commitsPerTransfer)} | ${n(st.sql.pageReadsPerTransfer)} / ${n(st.sql.pagesCreatedPerTransfer)} / ${n(st.sql.pagesWrittenPerTransfer)} | ${n(st.stages?.sharedTransactions?.busyShare)} | ${st.disk ? `${st.disk.count}${st.disk.count ? ` (${st.disk.maxMs})` : ''}` : '–'} | ${n(st.kafka.perTransfer)} / ${n(st.kafka.requests?.perTransfer)} | ${cpu} | ${st.cpu.otherProcessesPctCore}${st.cpu.stealPct ? ` (steal ${st.cpu.stealPct}%)` : ''} | ${st.meetsTarget ? 'meets target' : st.reasons.join('; ')}${st.discardedContendedAttempts ? ` (measured again: ${st.discardedContendedAttempts.length} earlier attempt(s) ran while other processes used > ${s.quiet.maxOtherPctCore}% of a core)` : ''} |`)
+        `${n(st.sql.statementsPerTransfer)} (${kbNumber(st.sql.sqlBytesPerTransfer)}) | ${n(st.sql.commitsPerTransfer)} | ${n(st.sql.pageReadsPerTransfer)} / ${n(st.sql.pagesCreatedPerTransfer)} / ${n(st.sql.pagesWrittenPerTransfer)} | ${kbNumber(st.sql.redoBytesPerTransfer)} | ${n(st.stages?.sharedTransactions?.busyShare)} | ${st.disk ? `${st.disk.count}${st.disk.count ? ` (${st.disk.maxMs})` : ''}` : '–'} | ${n(st.kafka.perTransfer)} / ${n(st.kafka.requests?.perTransfer)} | ${cpu} | ${st.cpu.otherProcessesPctCore}${st.cpu.stealPct ? ` (steal ${st.cpu.stealPct}%)` : ''} | ${st.meetsTarget ? 'meets target' : st.reasons.join('; ')}${st.discardedContendedAttempts ? ` (measured again: ${st.discardedContendedAttempts.length} earlier attempt(s) ran while other processes used > ${s.quiet.maxOtherPctCore}% of a core)` : ''} |`)
     }
     const sm = stalledMisses(run.steps, s.targets.p99TargetMs, s.targets.minSuccess)
     if (sm.withStall) L.push('', `Of the ${sm.latencyMisses} ${sm.latencyMisses === 1 ? 'step' : 'steps'} that kept up but missed the p99 bound, ${sm.withStall} had a disk stall at least as long as the bound (*disk stalls*): the p99 of such a step is the disk's as much as the switch's.`)

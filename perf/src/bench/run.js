@@ -205,7 +205,7 @@ async function benchRun ({ label, env, handlerProcesses, priority, priorityReset
       out.steps.push(step)
       const stalls = diskWatch && stallsPhrase(step.disk, diskWatch.thresholdMs)
       say(`${label}: ${rate}/s → ${step.achievedRate}/s, p50 ${step.latency.p50} p99 ${step.latency.p99} max ${step.latency.max} ms, success ${(step.success * 100).toFixed(2)}%, ` +
-        `${step.sql.statementsPerTransfer} SQL/${step.sql.commitsPerTransfer} commits/${step.sql.pageReadsPerTransfer} disk page reads/${step.sql.pagesWrittenPerTransfer} pages written per transfer, CPU ${step.cpu.ourMsPerTransfer} ms/transfer${eventLoopsPhrase(step.cpu)}${stalls ? `; ${stalls}` : ''}` +
+        `${step.sql.statementsPerTransfer} SQL (${acc.kilobytes(step.sql.sqlBytesPerTransfer)})/${step.sql.commitsPerTransfer} commits/${step.sql.pageReadsPerTransfer} disk page reads/${step.sql.pagesWrittenPerTransfer} pages written/${acc.kilobytes(step.sql.redoBytesPerTransfer)} redo per transfer, CPU ${step.cpu.ourMsPerTransfer} ms/transfer${eventLoopsPhrase(step.cpu)}${stalls ? `; ${stalls}` : ''}` +
         `${step.contended ? ` [other processes used ${step.cpu.otherProcessesPctCore}% of a core]` : ''}${step.meetsTarget ? '' : ` — misses target: ${step.reasons.join('; ')}`}${step.valid ? '' : ' — INVALID (gates)'}`)
       if (step.stages) say(`${label}: ${rate}/s per stage (records/transaction, mean ms): ${stagesLine(step.stages)}`)
       if (step.kafka.requests) say(`${label}: ${rate}/s Kafka requests per transfer: ${requestsLine(step.kafka.requests)}; messages ${step.kafka.perTransfer}`)

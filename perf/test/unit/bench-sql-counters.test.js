@@ -1,6 +1,6 @@
 'use strict'
 
-const { sqlDelta, COUNTERS } = require('../../src/bench/accounting')
+const { sqlDelta, kilobytes, COUNTERS } = require('../../src/bench/accounting')
 
 const zeros = Object.fromEntries(COUNTERS.map((c) => [c, 0]))
 
@@ -24,4 +24,13 @@ test('disk page reads, pages created and pages written are counted per transfer,
   expect(d.pagesWrittenPerTransfer).toBe(5.7)
   expect(d.statements).toBe(10)
   expect(sqlDelta(zeros, after, 0).pageReadsPerTransfer).toBeNull()
+})
+
+test('the bytes of SQL received and of redo written are counted per transfer, and printed in KB', () => {
+  const after = { ...zeros, Bytes_received: 46_210, Innodb_os_log_written: 21_004 }
+  const d = sqlDelta(zeros, after, 10)
+  expect(d.sqlBytesPerTransfer).toBe(4621)
+  expect(d.redoBytesPerTransfer).toBe(2100)
+  expect(sqlDelta(zeros, after, 0).sqlBytesPerTransfer).toBeNull()
+  expect([kilobytes(d.sqlBytesPerTransfer), kilobytes(d.redoBytesPerTransfer), kilobytes(null)]).toEqual(['4.6 KB', '2.1 KB', '–'])
 })
