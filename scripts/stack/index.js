@@ -17,9 +17,11 @@ const { createDb, ensureDatabase, migrateLatest } = require('../../shared/src/db
 /**
  * Brings the stack up: local servers, the database and migrations, the topics.
  * @param {Readonly<Record<string, any>>} config
- * @param {{ say?: (m: string) => void, databases?: string[] }} [opts]
+ * @param {{ say?: (m: string) => void, databases?: string[], migrations?: boolean }} [opts]
+ *   migrations: false creates the databases but leaves their migrations to the caller (the
+ *   benchmark applies those of the code it measures, which may be another revision's)
  */
-async function up (config, { say = () => {}, databases = [config.DB_NAME] } = {}) {
+async function up (config, { say = () => {}, databases = [config.DB_NAME], migrations = true } = {}) {
   const paths = stackPaths(config)
   const local = localServices(config)
   const started = { kafka: false, mariadb: false }
@@ -41,7 +43,7 @@ async function up (config, { say = () => {}, databases = [config.DB_NAME] } = {}
     pids.mariadb = (results[1].status === 'fulfilled' && results[1].value && results[1].value.pid) || null
     const failed = results.find((r) => r.status === 'rejected')
     if (failed && failed.status === 'rejected') throw failed.reason
-    for (const name of databases) await migrate(config, name, say)
+    if (migrations) for (const name of databases) await migrate(config, name, say)
     await createTopics(config, say)
   } catch (err) {
     // Tell the caller what this call started, so it can stop exactly that.

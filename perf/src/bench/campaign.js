@@ -4,7 +4,7 @@
 // switch, then the configurations interleaved (A B C A B C …) so that slow
 // drift of the machine hits all of them alike.
 
-const { ensureStack, benchConfig, root, HANDLER_PROCESSES, BENCH_DB } = require('./sut')
+const { ensureStack, migrateAs, benchConfig, root, HANDLER_PROCESSES, BENCH_DB } = require('./sut')
 const { createDb } = require('../../../shared/src/db')
 const { nullRun } = require('./null-run')
 const { benchRun, warmBroker } = require('./run')
@@ -24,7 +24,6 @@ const { createRepository } = require('../../../handlers/src/notification/reposit
 const { createRetention } = require('../../../handlers/src/notification/retention')
 const { ensureRoom } = require('./disk')
 const { warmTransferIdIndexes } = require('./buffer-pool')
-const { migrate } = require('../../../scripts/stack/index')
 
 /** @param {import('knex').Knex} db @param {string} dbName */
 async function ledgerSize (db, dbName) {
@@ -59,9 +58,12 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
   const t0 = performance.now()
   const snapshot = snapshotTree(root, { from: code })
   say(`code under test: ${snapshot.commit ? `commit ${snapshot.commit.slice(0, 10)}${code === 'head' ? ' (the last commit)' : ''}` : 'the working tree'}, copied to ${snapshot.dir} (digest ${snapshot.digest})`)
-  const { pids: stackPids, dbSocket } = await ensureStack((m) => say(`stack: ${m}`), dbName)
+  const { pids: stackPids, dbSocket } = await ensureStack((m) => say(`stack: ${m}`), dbName, { migrations: false })
   // The switch reaches the local MariaDB over its Unix socket (DB_SOCKET), as npm start does.
   const socketEnv = dbSocket ? { DB_SOCKET: dbSocket } : {}
+  // The schema the code under test shipped with, not the bench's own.
+  const migrateLedger = () => migrateAs(snapshot.dir, dbName, socketEnv, say)
+  await migrateLedger()
   const config = benchConfig()
   // Durable small writes are timed where the local stack keeps the database's files.
   const probeDir = path.join(stackPaths(config).mariadb, 'probe')
@@ -88,7 +90,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
       await db.raw(`DROP DATABASE \`${dbName}\``)
       // Its connections were in the dropped database.
       await db.destroy()
-      await migrate(config, dbName, say)
+      await migrateLedger()
       db = openDb()
     }
     : null

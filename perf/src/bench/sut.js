@@ -8,7 +8,7 @@
 
 const path = require('node:path')
 const crypto = require('node:crypto')
-const { spawn } = require('node:child_process')
+const { spawn, execFile } = require('node:child_process')
 const stack = require('../../../scripts/stack/index')
 const { sizeBytes } = require('../../../scripts/stack/mariadb')
 const { loadConfig, childEnv } = require('../../../shared/src/config')
@@ -54,11 +54,51 @@ function benchBufferPool (asked = loadConfig(childEnv({})).STACK_DB_BUFFER_POOL)
 /** @param {Record<string, string>} [overrides] */
 const benchConfig = (overrides = {}) => loadConfig(childEnv({ DB_NAME: BENCH_DB, LOG_LEVEL: 'warn', NODE_ENV: 'production', STACK_DB_BUFFER_POOL: benchBufferPool(), STACK_DB_REDO_LOG: BENCH_REDO_LOG, ...overrides }))
 
-/** Local Kafka and MariaDB (started if not running, never stopped), the bench database migrated. @param {(m: string) => void} say @param {string} [dbName] */
-async function ensureStack (say, dbName = BENCH_DB) {
+/**
+ * Local Kafka and MariaDB (started if not running, never stopped), the bench database migrated.
+ * @param {(m: string) => void} say @param {string} [dbName]
+ * @param {{ migrations?: boolean }} [opts] migrations: false leaves the database's migrations
+ *   to the caller (migrateAs, with the code under test's)
+ */
+async function ensureStack (say, dbName = BENCH_DB, { migrations = true } = {}) {
   const config = benchConfig({ DB_NAME: dbName })
-  const { dbSocket, pids } = await stack.up(config, { databases: [dbName], say })
+  const { dbSocket, pids } = await stack.up(config, { databases: [dbName], say, migrations })
   return { config, dbSocket, pids }
+}
+
+/**
+ * Applies the migrations of the code in `codeDir` (a snapshot of another
+ * revision, or the working tree) to `dbName`, with that code's own migration
+ * runner and directory: a campaign on an older revision measures it on the
+ * schema it shipped with, not on the bench's own, which may be newer (a
+ * migration that changes a column would otherwise be on both sides of a
+ * comparison). A database that already has a newer migration keeps it, and
+ * the older code runs on that schema, as it would after a rollback.
+ * @param {string} codeDir @param {string} dbName @param {Record<string, string>} env e.g. DB_SOCKET
+ * @param {(m: string) => void} say
+ */
+function migrateAs (codeDir, dbName, env, say) {
+  const program = `
+    const { loadConfig } = require(${JSON.stringify(path.join(codeDir, 'shared', 'src', 'config'))})
+    const { createDb, migrateLatest } = require(${JSON.stringify(path.join(codeDir, 'shared', 'src', 'db'))})
+    const db = createDb(loadConfig())
+    migrateLatest(db).then((applied) => { console.log(JSON.stringify(applied)); return db.destroy() })
+      .catch((err) => { console.error(err.message); process.exitCode = 1; return db.destroy() })`
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['-e', program], { cwd: root, env: childEnv({ ...env, DB_NAME: dbName, LOG_LEVEL: 'warn' }) }, (err, stdout, stderr) => {
+      const out = String(stderr || (err && err.message) || '').trim()
+      // knex refuses a database that has migrations its directory lacks: ones
+      // an earlier campaign on newer code applied.
+      if (err && /migration directory is corrupt/.test(out)) {
+        say(`${dbName} has migrations newer than the code under test, which runs on that schema (${out.replace(/^[^]*files are missing: /, '').slice(0, 300)})`)
+        return resolve(undefined)
+      }
+      if (err) return reject(new Error(`migrating ${dbName} with the code under test failed: ${out.slice(-2000)}`))
+      const applied = JSON.parse(String(stdout).trim().split('\n').pop() || '[]')
+      if (applied.length) say(`applied ${applied.length} migration(s) of the code under test to ${dbName}`)
+      resolve(undefined)
+    })
+  })
 }
 
 /** Every process started here that has not exited yet. */
@@ -195,4 +235,4 @@ async function startSwitch ({ label, env = {}, codeDir = root, say = () => {}, c
   }
 }
 
-module.exports = { ensureStack, startSwitch, startProcess, stopChildren, benchConfig, benchBufferPool, BENCH_DB, SEEDED_DB, NODE_FLAGS, HANDLER_PROCESSES, root }
+module.exports = { ensureStack, migrateAs, startSwitch, startProcess, stopChildren, benchConfig, benchBufferPool, BENCH_DB, SEEDED_DB, NODE_FLAGS, HANDLER_PROCESSES, root }
