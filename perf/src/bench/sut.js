@@ -12,6 +12,7 @@ const { spawn, execFile } = require('node:child_process')
 const stack = require('../../../scripts/stack/index')
 const { sizeBytes } = require('../../../scripts/stack/mariadb')
 const { loadConfig, childEnv } = require('../../../shared/src/config')
+const { ensureDatabase } = require('../../../shared/src/db')
 const { createKafkaFromConfig, allTopicNames } = require('../../../shared/src/kafka')
 const { names: handlerNames } = require('../../../handlers/src/registry')
 const { createPortPicker } = require('./ports')
@@ -72,12 +73,15 @@ async function ensureStack (say, dbName = BENCH_DB, { migrations = true } = {}) 
  * runner and directory: a campaign on an older revision measures it on the
  * schema it shipped with, not on the bench's own, which may be newer (a
  * migration that changes a column would otherwise be on both sides of a
- * comparison). A database that already has a newer migration keeps it, and
- * the older code runs on that schema, as it would after a rollback.
+ * comparison). The database is created when it does not exist. One that
+ * already has a newer migration keeps it, and the older code runs on that
+ * schema, as it would after a rollback.
  * @param {string} codeDir @param {string} dbName @param {Record<string, string>} env e.g. DB_SOCKET
  * @param {(m: string) => void} say
  */
-function migrateAs (codeDir, dbName, env, say) {
+async function migrateAs (codeDir, dbName, env, say) {
+  // The database itself is the bench's to make (a campaign drops its scratch ledger).
+  await ensureDatabase(benchConfig(env), dbName)
   const program = `
     const { loadConfig } = require(${JSON.stringify(path.join(codeDir, 'shared', 'src', 'config'))})
     const { createDb, migrateLatest } = require(${JSON.stringify(path.join(codeDir, 'shared', 'src', 'db'))})

@@ -7,7 +7,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { testConfig, unique } = require('../../../test/support/config')
-const { createDb, ensureDatabase } = require('../../../shared/src/db')
+const { createDb } = require('../../../shared/src/db')
 const { shippedMigrations } = require('../../../shared/src/db/migrate')
 const { migrateAs, root } = require('../../src/bench/sut')
 const { snapshotTree } = require('../../src/bench/snapshot')
@@ -35,11 +35,10 @@ afterAll(async () => {
   older.remove()
 })
 
-/** A new empty database and what migrateAs says about it. */
-async function scratch () {
+/** A database name nothing has used: migrateAs creates it, as after a campaign drops its scratch ledger. */
+function scratch () {
   const name = `${unique('mig').replace(/[^a-z0-9_]/gi, '_')}`.slice(0, 60)
   databases.push(name)
-  await ensureDatabase(config, name)
   return name
 }
 
@@ -55,8 +54,8 @@ async function appliedIn (name) {
 
 const env = () => (config.DB_SOCKET ? { DB_SOCKET: config.DB_SOCKET } : {})
 
-test('the code under test gets the schema it shipped with, not the bench\'s newer one', async () => {
-  const name = await scratch()
+test('the code under test gets the schema it shipped with, not the bench\'s newer one, in a database made for it', async () => {
+  const name = scratch()
   const said = []
   await migrateAs(older.dir, name, env(), (m) => said.push(m))
   expect(await appliedIn(name)).toEqual(shipped.slice(0, -1))
@@ -67,7 +66,7 @@ test('the code under test gets the schema it shipped with, not the bench\'s newe
 })
 
 test('a ledger that newer code migrated keeps its schema: the older code says so and runs on it', async () => {
-  const name = await scratch()
+  const name = scratch()
   await migrateAs(root, name, env(), () => {})
   const said = []
   await migrateAs(older.dir, name, env(), (m) => said.push(m))
@@ -78,7 +77,7 @@ test('a ledger that newer code migrated keeps its schema: the older code says so
 })
 
 test('a migration that fails is an error that names the database', async () => {
-  const name = await scratch()
+  const name = scratch()
   const broken = snapshotTree(root)
   try {
     fs.writeFileSync(path.join(broken.dir, 'shared', 'src', 'db', 'migrations', '29991231000000_broken.js'),
