@@ -9,7 +9,8 @@
 //
 // It reads the client's packets (MySQL protocol: 3-byte length, sequence
 // number, payload; COM_QUERY is payload byte 0x03 followed by the SQL) and
-// passes every byte on unchanged.
+// passes every byte on unchanged. It also keeps the text of every query that
+// went through, so a test can count the round trips of a kind.
 
 const net = require('node:net')
 
@@ -23,6 +24,8 @@ async function startDbProxy (server) {
   const sockets = new Set()
   /** @type {{ match: (sql: string) => boolean, held?: () => void, seen: (sql: string) => void } | null} */
   let trap = null
+  /** @type {string[]} every query's SQL, in the order the server got them */
+  const queries = []
 
   const proxy = net.createServer((client) => {
     const upstream = net.connect(server.port, server.host)
@@ -36,8 +39,9 @@ async function startDbProxy (server) {
         const length = pending.readUIntLE(0, 3)
         if (pending.length < 4 + length) break
         const payload = pending.subarray(4, 4 + length)
-        if (trap && !holding && payload[0] === COM_QUERY) {
-          const sql = payload.subarray(1).toString('utf8')
+        const sql = payload[0] === COM_QUERY ? payload.subarray(1).toString('utf8') : null
+        if (sql !== null) queries.push(sql)
+        if (trap && !holding && sql !== null) {
           if (trap.match(sql)) {
             holding = true
             const t = trap
@@ -63,6 +67,8 @@ async function startDbProxy (server) {
 
   return {
     port,
+    /** The SQL of every query sent through the proxy so far. @returns {string[]} */
+    queries: () => [...queries],
     /**
      * Arms the proxy for the next query whose SQL matches: it is sent to the
      * server, and its answer is held back. Resolves with the SQL once it has

@@ -28,6 +28,7 @@ const { restartCrashedConsumer } = require('./crash-restart')
 const { createPacer } = require('./pacer')
 const { createOffsetCommits } = require('./offset-commits')
 const { createInFlight } = require('./in-flight')
+const { createKnownProgress } = require('./known-progress')
 
 /**
  * @typedef {import('./envelope').IncomingMessage} IncomingMessage
@@ -121,6 +122,9 @@ async function runConsumer (opts) {
     // its group, or retry against a broker that is gone, for ever.
     retry: { initialRetryTime: 200, retries: 10, restartOnFailure: async () => !stopping }
   })
+  // What a reads-first consumer applied itself since it last joined its group.
+  const known = createKnownProgress()
+  for (const event of [consumer.events.GROUP_JOIN, consumer.events.REBALANCING]) consumer.on(event, () => known.newGeneration())
   // After a crash we may re-emit a stored range that extends past the records
   // of the current fetch; remember it so the rest of that range is skipped.
   /** @type {Map<string, bigint>} */
@@ -158,19 +162,35 @@ async function runConsumer (opts) {
       // Read, and let the handler do its waiting, before the transaction
       // opens; it then only carries the writes (with BEGIN and COMMIT, one
       // round trip). Only this consumer writes its progress rows, so reading
-      // them just before is reading them inside.
+      // them just before is reading them inside. After a chunk it committed
+      // itself, it knows what that read would say (known-progress.js).
       if (mode.onWork) mode.onWork()
-      const rows = await readOnce(db, statements, mode.traceContext)
-      const staged = createWriteBatch()
-      const results = await decide(parts, wheres, rows, { trx: null, writes: staged, reads, mode })
-      const decided = staged.drain()
-      // The work may run twice: a shared transaction that rolls back runs it
-      // again alone (shared-transactions.js), and each run sends every write.
-      return run(async ({ writes, begin }) => {
-        await begin([])
-        writes.addAll(decided)
-        return results
-      }, opts)
+      const startedIn = known.generation()
+      const keys = parts.map(({ batch }) => `${batch.topic}:${batch.partition}`)
+      try {
+        const rows = knownRows(parts, keys, reads) ?? await readOnce(db, statements, mode.traceContext)
+        const staged = createWriteBatch()
+        const results = await decide(parts, wheres, rows, { trx: null, writes: staged, reads, mode })
+        const decided = staged.drain()
+        // The work may run twice: a shared transaction that rolls back runs it
+        // again alone (shared-transactions.js), and each run sends every write.
+        const committed = await run(async ({ writes, begin }) => {
+          await begin([])
+          writes.addAll(decided)
+          return results
+        }, opts)
+        // Through the chunk's last record, or further if the progress row
+        // said so (records of an earlier owner's transactions, not yet fetched).
+        parts.forEach((p, i) => {
+          const last = p.records[p.records.length - 1].offset
+          const stored = rows[i].length ? BigInt(rows[i][0].last_offset) : -1n
+          known.applied(keys[i], stored > last ? stored : last, startedIn)
+        })
+        return committed
+      } catch (err) {
+        for (const key of keys) known.forget(key)
+        throw err
+      }
     }
     // BEGIN travels with the reads and COMMIT with the writes: the handler's
     // writes, the progress records and COMMIT are one round trip.
@@ -178,6 +198,26 @@ async function runConsumer (opts) {
       if (mode.onWork) mode.onWork()
       return decide(parts, wheres, await begin(statements), { trx, writes, reads, mode })
     }, opts)
+  }
+
+  /**
+   * The rows the reads before the transaction would return, when every part
+   * follows a chunk this consumer committed itself: progress through that
+   * chunk with nothing to re-emit, and no rows for the handler's own reads
+   * (they look for what these records left, and nothing has handled them).
+   * Null when the database must be asked.
+   * @param {Part[]} parts @param {string[]} keys @param {any[]} reads
+   * @returns {any[] | null}
+   */
+  function knownRows (parts, keys, reads) {
+    /** @type {any[]} */
+    const rows = []
+    for (let i = 0; i < parts.length; i++) {
+      const through = known.freshAfter(keys[i], parts[i].records[0].offset)
+      if (through === undefined) return null
+      rows.push([{ first_offset: String(through), last_offset: String(through), outgoing: null }])
+    }
+    return rows.concat(reads.map(() => []))
   }
 
   /**
