@@ -47,10 +47,7 @@
 // connection runs READ COMMITTED (create-db.js), where each read sees the
 // latest commits, not a snapshot from the start. It stops taking chunks once
 // every consumer whose chunks were in the last few busy ones has a chunk in it
-// (everyone it waits for is in; not a consumer whose chunks come only after a
-// wait of their own outside the database, the notification handler's first
-// delivery attempts, which would hold every other stage's commit for that
-// wait), or `lingerMs` after it opened, or when a
+// (everyone it waits for is in), or `lingerMs` after it opened, or when a
 // chunk's work fails; it commits as soon as the works of the chunks in it are
 // done, and the chunks that come meanwhile open the next one. The consumers
 // then commit together once per cycle instead of in cohorts that take turns. A
@@ -92,9 +89,8 @@ const { joinTransaction } = require('../tracing/stage-spans')
  */
 /**
  * @typedef {{ work: FoldedWork<any>, traceContext?: import('@opentelemetry/api').Context, records: number,
- *   source: unknown, waitedFor: boolean, resolve: (value: any) => void, reject: (err: any) => void }} Member
- *   source: whose chunk it is (a consumer's group id; chunks without one count as one source);
- *   waitedFor: false when a lingering one must not wait for its source's next chunk
+ *   source: unknown, resolve: (value: any) => void, reject: (err: any) => void }} Member
+ *   source: whose chunk it is (a consumer's group id; chunks without one count as one source)
  * @typedef {{ members: number, records: number, rolledBack: boolean, ms: number, windowMs: number }} GroupInfo
  *   ms: from taking its chunks to its commit or rollback (a chunk run again alone after a rollback is not in it);
  *   windowMs: how long it could take chunks for after opening (0: it took only those it opened with)
@@ -145,17 +141,15 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
    * transaction it joined is committed.
    * @template T
    * @param {FoldedWork<T>} work
-   * @param {{ traceContext?: import('@opentelemetry/api').Context, records?: number, source?: string, waitedFor?: boolean }} [opts]
+   * @param {{ traceContext?: import('@opentelemetry/api').Context, records?: number, source?: string }} [opts]
    *   records: how many records the work applies (what makes a shared transaction busy);
-   *   source: whose chunk it is (the consumer's group id); waitedFor: false for a source whose
-   *   chunks come only after a wait of their own outside the database (the notification
-   *   handler's first delivery attempts): a lingering one never waits for it
+   *   source: whose chunk it is (the consumer's group id)
    * @returns {Promise<T>}
    */
-  function run (work, { traceContext, records = 1, source, waitedFor = true } = {}) {
+  function run (work, { traceContext, records = 1, source } = {}) {
     return new Promise((resolve, reject) => {
       /** @type {Member} */
-      const member = { work, traceContext, records, source, waitedFor, resolve, reject }
+      const member = { work, traceContext, records, source, resolve, reject }
       if (joining) joining(member)
       else {
         waiting.push(member)
@@ -228,7 +222,7 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
     const rolledBack = outcome.status === 'rejected'
     if (onGroup) onGroup({ members: 1, records: m.records, rolledBack, ms, windowMs: 0 })
     settle(m, outcome)
-    return { sources: waitedSources([m]), records: m.records, own: rolledBack ? undefined : ms }
+    return { sources: new Set([m.source]), records: m.records, own: rolledBack ? undefined : ms }
   }
 
   /**
@@ -297,7 +291,7 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
     await joinable
     // No chunk joins any more: the works are all started.
     const members = entries.map((e) => e.member)
-    const carried = { sources: waitedSources(members), records: members.reduce((n, m) => n + m.records, 0) }
+    const carried = { sources: new Set(members.map((m) => m.source)), records: members.reduce((n, m) => n + m.records, 0) }
     let settled = await Promise.all(entries.map((e) => /** @type {Promise<PromiseSettledResult<any>>} */ (e.outcome)))
     let committed = false
     /** @type {number | undefined} */
@@ -344,12 +338,6 @@ function createSharedTransactions (db, { maxOpen, lingerMs = 0, lingerShare = 0,
     }))
     return carried
   }
-
-  /**
-   * The sources a later lingering transaction may wait for, of those whose chunks it carried.
-   * @param {Member[]} members @returns {Set<unknown>}
-   */
-  const waitedSources = (members) => new Set(members.filter((m) => m.waitedFor).map((m) => m.source))
 
   /**
    * Whether two chunks write the same row (a key both their writes name).

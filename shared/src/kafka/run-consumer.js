@@ -49,7 +49,7 @@ const { createKnownProgress } = require('./known-progress')
  *   reads the handler needs, run in the transaction's first round trip; their rows reach
  *   handleBatch as `prefetched` (they may cover redelivered records too)
  * @property {import('./runner-settings').RunnerSettings} settings
- * @property {<T>(work: import('../db/folded-transaction').FoldedWork<T>, opts: { traceContext?: import('@opentelemetry/api').Context, records?: number, source?: string, waitedFor?: boolean }) => Promise<T>} [transact]
+ * @property {<T>(work: import('../db/folded-transaction').FoldedWork<T>, opts: { traceContext?: import('@opentelemetry/api').Context, records?: number, source?: string }) => Promise<T>} [transact]
  *   runs a transaction; the default is one of its own (withFoldedTransaction), the
  *   process's shared transactions are the alternative (shared-transactions.js)
  * @property {boolean} [readsFirst] the reads (progress and prefetch) and handleBatch run before
@@ -157,9 +157,7 @@ async function runConsumer (opts) {
     const reads = prefetch && !mode.deadLetter ? prefetch(all) : []
     const statements = [...wheres.map(progressQuery), ...reads]
     const run = mode.alone ? alone : transact
-    // A reads-first consumer's chunk comes to the shared transaction only
-    // after its wait outside the database: one that lingers must not wait for it.
-    const opts = { traceContext: mode.traceContext, records: all.length, source: groupId, waitedFor: !readsFirst }
+    const opts = { traceContext: mode.traceContext, records: all.length, source: groupId }
     if (readsFirst) {
       // Read, and let the handler do its waiting, before the transaction
       // opens; it then only carries the writes (with BEGIN and COMMIT, one

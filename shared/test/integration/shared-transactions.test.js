@@ -428,19 +428,6 @@ describe('after a busy shared transaction (lingerMs)', () => {
     expect(groups.map((g) => g.members)).toEqual([1, 2])
   })
 
-  test('but not for a consumer whose chunks come after a wait of their own outside the database (waitedFor: false)', async () => {
-    const name = await table()
-    const { shared, groups } = recording({ lingerMs: aMinute, busyRecords: 3 })
-    await Promise.all([
-      shared.run(insertWork(name, 'busy1'), { records: 2, source: 'c1' }),
-      shared.run(insertWork(name, 'notified'), { records: 2, source: 'n', waitedFor: false })
-    ])
-    // c1 alone now: waiting for n would hold it a minute.
-    await shared.run(insertWork(name, 'a'), { source: 'c1' })
-    expect(groups.map((g) => g.members)).toEqual([2, 1])
-    expect(await rowsOf(name)).toEqual(['a', 'busy1', 'notified'])
-  })
-
   test('a chunk that joins late reads what other connections committed after the transaction opened', async () => {
     const name = await table()
     const { shared } = recording({ lingerMs: aMinute, busyRecords: 3 })
