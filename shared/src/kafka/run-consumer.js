@@ -55,7 +55,10 @@ const { createKnownProgress } = require('./known-progress')
  * @property {boolean} [readsFirst] the reads (progress and prefetch) and handleBatch run before
  *   the transaction, which then carries only the writes: for a handler that waits on something
  *   other than the database (the notification handler's first delivery attempts), so that its
- *   waiting holds no transaction open; handleBatch then gets no `trx` to read with
+ *   waiting holds no transaction open; handleBatch then gets no `trx` to read with. Its `prefetch`
+ *   may only look for what the records themselves left (rows keyed by them, as the notification
+ *   handler's callback ids are): after a chunk it committed itself, the reads are known to find
+ *   nothing and are skipped (known-progress.js)
  * @property {{ afterDbCommit?: (info: { topic: string, partition: number, lastOffset: bigint }) => void | Promise<void> }} [hooks] test seams for fault injection
  * @property {string} [stage] the stage name in traces and metrics (defaults to groupId)
  * @property {ConsumerObserver} [observer] told about every applied chunk (metrics)
