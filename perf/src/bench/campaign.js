@@ -56,13 +56,28 @@ async function databaseBytes (db, dbName) {
 async function runCampaign ({ profileName, profile, command, code, dbName, keepLedger = false, say }) {
   const started = new Date()
   const t0 = performance.now()
+  // Variants that run another revision (code=): every run then starts on a
+  // scratch ledger that its own code migrated, so the two schemas never meet.
+  const codeLabels = profile.configs.filter((/** @type {string} */ c) => configsOf(profile)[c].code)
+  if (codeLabels.length && (dbName !== BENCH_DB || keepLedger)) {
+    throw new Error(`a variant with code= (${codeLabels.join(', ')}) starts every run on the scratch ledger afresh: not with --profile seeded, --db or --keep-ledger`)
+  }
   const snapshot = snapshotTree(root, { from: code })
-  say(`code under test: ${snapshot.commit ? `commit ${snapshot.commit.slice(0, 10)}${code === 'head' ? ' (the last commit)' : ''}` : 'the working tree'}, copied to ${snapshot.dir} (digest ${snapshot.digest})`)
+  /** @param {ReturnType<typeof snapshotTree>} snap @param {string} from */
+  const describeCode = (snap, from) => `${snap.commit ? `commit ${snap.commit.slice(0, 10)}${from === 'head' ? ' (the last commit)' : ''}` : 'the working tree'}, copied to ${snap.dir} (digest ${snap.digest})`
+  say(`code under test: ${describeCode(snapshot, code)}`)
+  /** The code of each code= variant. @type {Record<string, ReturnType<typeof snapshotTree>>} */
+  const variantCode = {}
+  for (const label of codeLabels) {
+    const from = /** @type {string} */ (configsOf(profile)[label].code)
+    variantCode[label] = snapshotTree(root, { from })
+    say(`code of ${label}: ${describeCode(variantCode[label], from)}`)
+  }
   const { pids: stackPids, dbSocket } = await ensureStack((m) => say(`stack: ${m}`), dbName, { migrations: false })
   // The switch reaches the local MariaDB over its Unix socket (DB_SOCKET), as npm start does.
   const socketEnv = dbSocket ? { DB_SOCKET: dbSocket } : {}
   // The schema the code under test shipped with, not the bench's own.
-  const migrateLedger = () => migrateAs(snapshot.dir, dbName, socketEnv, say)
+  const migrateLedger = (dir = snapshot.dir) => migrateAs(dir, dbName, socketEnv, say)
   await migrateLedger()
   const config = benchConfig()
   // Durable small writes are timed where the local stack keeps the database's files.
@@ -78,6 +93,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
   const release = async () => {
     await Promise.all([db.destroy(), lock.destroy()])
     snapshot.remove()
+    for (const snap of Object.values(variantCode)) snap.remove()
   }
   const lockName = `switchyard-bench:${dbName}`
   const [[free]] = await lock.raw('SELECT IS_FREE_LOCK(?) AS f', [lockName])
@@ -86,11 +102,11 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
   if (!Number(got.g)) { await release(); throw new Error(`another benchmark still holds ${lockName}`) }
   // Only the bench's own scratch ledger is ever dropped; the seeded one took a while to load.
   const reset = dbName === BENCH_DB
-    ? async () => {
+    ? async (dir = snapshot.dir) => {
       await db.raw(`DROP DATABASE \`${dbName}\``)
       // Its connections were in the dropped database.
       await db.destroy()
-      await migrateLedger()
+      await migrateLedger(dir)
       db = openDb()
     }
     : null
@@ -142,7 +158,12 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
     finishedAt: '',
     durationS: 0,
     machine: acc.machineInfo(root),
-    code: { from: snapshot.from, commit: snapshot.commit, digest: snapshot.digest },
+    code: {
+      from: snapshot.from,
+      commit: snapshot.commit,
+      digest: snapshot.digest,
+      ...(codeLabels.length ? { variants: Object.fromEntries(Object.entries(variantCode).map(([label, v]) => [label, { from: v.from, commit: v.commit, digest: v.digest }])) } : {})
+    },
     durable: await acc.durableSettings(db),
     database: dbName,
     ledgerBefore: await ledgerSize(db, dbName),
@@ -176,12 +197,17 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
     }
     for (let rep = 1; rep <= profile.reps; rep++) {
       for (const label of profile.configs) {
+        const codeDir = variantCode[label] ? variantCode[label].dir : snapshot.dir
+        if (codeLabels.length && reset) {
+          // Two revisions in one campaign: each run on a ledger its own code migrated.
+          await reset(codeDir)
+        }
         const leftover = await failLeftoverCallbacks(db)
         if (leftover) say(`recorded ${leftover} callbacks an earlier run left pending as FAILED`)
         const probe = await probeMachine()
         const config = configsOf(profile)[label]
         say(`run ${rep}/${profile.reps}: ${label} — ${config.description} (speed probe ${probe.speedMs} ms, all cores ${probe.parallelMs} ms, fsync p50 ${probe.fsyncMs.p50} ms, process round trip p50 ${probe.wakeUs.p50} µs)`)
-        const run = await benchRun({ label, env: { ...socketEnv, ...config.env, ...(profile.env || {}), DB_NAME: dbName }, handlerProcesses: config.handlerProcesses, priority: config.priority || profile.priority, priorityResets, profile, db, stackPids, dbName, codeDir: snapshot.dir, diskWatch, say })
+        const run = await benchRun({ label, env: { ...socketEnv, ...config.env, ...(profile.env || {}), DB_NAME: dbName }, handlerProcesses: config.handlerProcesses, priority: config.priority || profile.priority, priorityResets, profile, db, stackPids, dbName, codeDir, diskWatch, say })
         result.runs.push({ rep, machineProbe: probe, ...run })
         if (run.errors.length) result.problems.push(`${label} run ${rep}: ${run.errors[0].split('\n')[0]}`)
       }

@@ -113,6 +113,10 @@ function options (args = process.argv.slice(2)) {
   profile.priority = priority.priority
   profile.priorityFrom = priority.from
   const dbName = values.db || (name === 'seeded' ? SEEDED_DB : BENCH_DB)
+  const codeVariants = Object.entries(profile.variants || {}).filter(([, v]) => v.code).map(([n]) => n)
+  if (codeVariants.length && (dbName !== BENCH_DB || values['keep-ledger'])) {
+    throw new UsageError(`--variant ${codeVariants[0]}: code= starts every run on the scratch ledger afresh, migrated by that run's code; it cannot run on ${values['keep-ledger'] ? 'a kept ledger (--keep-ledger)' : `${dbName} (--db, --profile seeded)`}`)
+  }
   return { name, profile, out: path.resolve(values.out), code: String(values.code), dbName, keepLedger: values['keep-ledger'] }
 }
 

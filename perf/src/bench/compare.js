@@ -82,6 +82,8 @@ function withinResult (result) {
     const at = atRate(x.atCommonRate)
     rows.push({ metric: `p99 at ${at}: ${label} ÷ ${x.base}`, value: x.atCommonRate ? ratio(x.atCommonRate.a.p99 ?? null, x.atCommonRate.b.p99 ?? null) : null })
     rows.push({ metric: `commits / transfer at ${at}: ${label} ÷ ${x.base}`, value: x.commitsPerTransfer })
+    rows.push({ metric: `SQL bytes / transfer at ${at}: ${label} ÷ ${x.base}`, value: x.sqlBytesPerTransfer ?? null })
+    rows.push({ metric: `redo bytes / transfer at ${at}: ${label} ÷ ${x.base}`, value: x.redoBytesPerTransfer ?? null })
     rows.push({ metric: `CPU / transfer at ${at}: ${label} ÷ ${x.base}`, value: x.cpuPerTransfer })
   }
   return rows

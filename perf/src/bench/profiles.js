@@ -143,7 +143,7 @@ function parseEnv (s, flag = '--env') {
 }
 
 /** A variant's settings besides configuration names. */
-const VARIANT_KEYS = ['processes', 'priority']
+const VARIANT_KEYS = ['processes', 'priority', 'code']
 
 /**
  * A variant (`--variant NAME=BASE:K=V,K=V`): one of the configurations above
@@ -154,9 +154,13 @@ const VARIANT_KEYS = ['processes', 'priority']
  * one process, since commas separate the settings), so a split, too, is
  * measured beside its base instead of in a campaign of its own; and
  * `priority=handlers:-10+db:-10` runs those processes at that nice value, as
- * `--priority` would for the whole campaign (priority.js).
+ * `--priority` would for the whole campaign (priority.js); and `code=<revision>`
+ * runs another revision of the switch (a commit, `head` or `working`) beside
+ * the campaign's `--code`, so two versions are compared in the same machine
+ * minutes instead of in two campaigns an hour apart (campaign.js then starts
+ * every run on a scratch ledger migrated by that run's own code).
  * @param {string} spec
- * @returns {{ name: string, config: { description: string, base: string, env: Record<string, string>, changes: Record<string, string>, handlerProcesses?: string[], priority?: Record<string, number> } }}
+ * @returns {{ name: string, config: { description: string, base: string, env: Record<string, string>, changes: Record<string, string>, handlerProcesses?: string[], priority?: Record<string, number>, code?: string } }}
  */
 function parseVariant (spec) {
   const m = /^([a-z][a-z0-9-]*)=([a-z]+):(.+)$/.exec(spec.trim())
@@ -175,9 +179,12 @@ function parseVariant (spec) {
   }
   const handlerProcesses = 'processes' in special ? parseHandlerProcesses(special.processes.replace(/\+/g, ',')) : undefined
   const priority = 'priority' in special ? parsePriority(special.priority, `--variant ${name}`) : undefined
+  if ('code' in special && !/^[\w./~^@{}-]+$/.test(special.code)) throw new UsageError(`--variant ${name}: code=${special.code} is not a revision (working, head, a commit or a ref)`)
+  const code = 'code' in special ? special.code : undefined
   const changes = parseEnv(pairs.filter((p) => !VARIANT_KEYS.some((k) => p.startsWith(`${k}=`))).join(','), `--variant ${name}`)
-  if (!Object.keys(changes).length && !handlerProcesses && !priority) throw new UsageError(`--variant ${name}: no setting changed`)
+  if (!Object.keys(changes).length && !handlerProcesses && !priority && !code) throw new UsageError(`--variant ${name}: no setting changed`)
   const described = [
+    ...(code ? [`the code of ${code}`] : []),
     ...Object.entries(changes).map(([k, v]) => `${k}=${v}`),
     ...(handlerProcesses ? [`the handlers in ${handlerProcesses.length} processes (${describeProcesses(handlerProcesses)})`] : []),
     ...(priority ? [describePriority(priority)] : [])
@@ -190,15 +197,16 @@ function parseVariant (spec) {
       env: { ...CONFIGS[base].env, ...changes },
       changes,
       ...(handlerProcesses ? { handlerProcesses } : {}),
-      ...(priority ? { priority } : {})
+      ...(priority ? { priority } : {}),
+      ...(code ? { code } : {})
     }
   }
 }
 
 /**
  * Every configuration a profile can run: the fixed ones and its variants.
- * @param {{ variants?: Record<string, { description: string, env: Record<string, string>, handlerProcesses?: string[], priority?: Record<string, number> }> }} profile
- * @returns {Record<string, { description: string, env: Record<string, string>, base?: string, handlerProcesses?: string[], priority?: Record<string, number> }>}
+ * @param {{ variants?: Record<string, { description: string, env: Record<string, string>, handlerProcesses?: string[], priority?: Record<string, number>, code?: string }> }} profile
+ * @returns {Record<string, { description: string, env: Record<string, string>, base?: string, handlerProcesses?: string[], priority?: Record<string, number>, code?: string }>}
  */
 const configsOf = (profile) => ({ ...CONFIGS, ...(profile.variants || {}) })
 

@@ -152,8 +152,12 @@ function renderMarkdown (result, svgFiles) {
   }
   for (const [label, c] of Object.entries(cmp.variants || {})) {
     const a = /** @type {any} */ (c).atCommonRate
+    // Results written before the byte counters have none to compare.
+    const bytes = a && typeof a.a.sqlBytesPerTransfer === 'number'
+      ? `SQL ${kbNumber(a.a.sqlBytesPerTransfer)} → ${kbNumber(a.b.sqlBytesPerTransfer)} KB (×${n(c.sqlBytesPerTransfer)}), redo ${kbNumber(a.a.redoBytesPerTransfer)} → ${kbNumber(a.b.redoBytesPerTransfer)} KB per transfer (×${n(c.redoBytesPerTransfer)}), `
+      : ''
     L.push(`- **${label} vs ${c.base}** (\`--variant\`: ${s.configs[label] ? s.configs[label].description : label}): max sustainable rate ×${n(c.maxRate)}, rate kept up with ×${n(c.keptUpRate)}, single-transfer p50 ×${n(c.singleP50)}` +
-      (a ? `; at ${a.rate}/s (${onBasis(a)}): p50 ${a.a.p50} → ${a.b.p50} ms, p99 ${a.a.p99} → ${a.b.p99} ms, commits ${a.a.commitsPerTransfer} → ${a.b.commitsPerTransfer} per transfer (×${n(c.commitsPerTransfer)}), CPU ${a.a.cpuMsPerTransfer} → ${a.b.cpuMsPerTransfer} ms/transfer (×${n(c.cpuPerTransfer)}).` : '; no offered rate was sustained or kept up with by both.'))
+      (a ? `; at ${a.rate}/s (${onBasis(a)}): p50 ${a.a.p50} → ${a.b.p50} ms, p99 ${a.a.p99} → ${a.b.p99} ms, commits ${a.a.commitsPerTransfer} → ${a.b.commitsPerTransfer} per transfer (×${n(c.commitsPerTransfer)}), ${bytes}CPU ${a.a.cpuMsPerTransfer} → ${a.b.cpuMsPerTransfer} ms/transfer (×${n(c.cpuPerTransfer)}).` : '; no offered rate was sustained or kept up with by both.'))
   }
   L.push('')
 

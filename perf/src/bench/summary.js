@@ -107,7 +107,9 @@ function atCommonRate (a, b) {
     p99: med(steps, (s) => s.latency.p99),
     cpuMsPerTransfer: med(steps, (s) => s.cpu.ourMsPerTransfer),
     sqlPerTransfer: med(steps, (s) => s.sql.statementsPerTransfer),
-    commitsPerTransfer: med(steps, (s) => s.sql.commitsPerTransfer)
+    commitsPerTransfer: med(steps, (s) => s.sql.commitsPerTransfer),
+    sqlBytesPerTransfer: med(steps, (s) => s.sql.sqlBytesPerTransfer),
+    redoBytesPerTransfer: med(steps, (s) => s.sql.redoBytesPerTransfer)
   })
   return { rate, basis: sustained !== null ? 'sustained' : 'kept up', a: side(at(a)), b: side(at(b)) }
 }
@@ -163,6 +165,8 @@ function summarizeCampaign (runs, configs = {}) {
       atCommonRate: common,
       cpuPerTransfer: common ? ratio(common.b.cpuMsPerTransfer, common.a.cpuMsPerTransfer) : null,
       commitsPerTransfer: common ? ratio(common.b.commitsPerTransfer, common.a.commitsPerTransfer) : null,
+      sqlBytesPerTransfer: common ? ratio(common.b.sqlBytesPerTransfer, common.a.sqlBytesPerTransfer) : null,
+      redoBytesPerTransfer: common ? ratio(common.b.redoBytesPerTransfer, common.a.redoBytesPerTransfer) : null,
       reads: `${label} ÷ ${base}; atCommonRate a = ${base}, b = ${label}`
     }
   }

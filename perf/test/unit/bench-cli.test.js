@@ -59,6 +59,20 @@ test('a --variant may split the handlers over processes, alone or with settings'
   expect(profile.handlerProcesses).toBeUndefined()
 })
 
+test('a --variant may run another revision of the switch beside the campaign\'s, alone or with settings', () => {
+  const { profile } = options(['--quick', '--configs', 'batched', '--code', 'head',
+    '--variant', 'before=batched:code=e58dc5f',
+    '--variant', 'before-nopace=batched:code=HEAD~2,KAFKA_LINGER_MS=0'])
+  expect(profile.configs).toEqual(['batched', 'before', 'before-nopace'])
+  expect(profile.variants.before).toEqual({ description: 'batched with the code of e58dc5f', base: 'batched', env: {}, changes: {}, code: 'e58dc5f' })
+  expect(profile.variants['before-nopace']).toMatchObject({ code: 'HEAD~2', changes: { KAFKA_LINGER_MS: '0' }, description: 'batched with the code of HEAD~2, KAFKA_LINGER_MS=0' })
+  expect(() => options(['--quick', '--variant', 'x=batched:code=a;rm -rf'])).toThrow('code=a;rm -rf is not a revision')
+  expect(() => options(['--quick', '--variant', 'x=batched:code=a,code=b'])).toThrow('code= given twice')
+  // Each run starts on a scratch ledger its own code migrated: never on a kept one.
+  expect(() => options(['--quick', '--keep-ledger', '--variant', 'x=batched:code=e58dc5f'])).toThrow('cannot run on a kept ledger (--keep-ledger)')
+  expect(() => options(['--profile', 'seeded', '--variant', 'x=batched:code=e58dc5f'])).toThrow('cannot run on switchyard_bench_seeded')
+})
+
 test('a --variant split leaves out no handler and names none twice', () => {
   expect(() => options(['--quick', '--variant', 'x=batched:processes=prepare+position+fulfil|notification'])).toThrow('missing: timeout')
   expect(() => options(['--quick', '--variant', 'x=batched:processes=prepare|prepare+position+fulfil+timeout+notification'])).toThrow('twice: prepare')

@@ -4,7 +4,7 @@ const { compareResults, withinResult, machine } = require('../../src/bench/compa
 const { summarizeCampaign, spread } = require('../../src/bench/summary')
 
 /** A step as run.js records it, reduced to what the summary reads. */
-const step = (offeredRate, { ok = true, kept = true, p99 = 20, sql = 3, cpu = 4, handlers = 2 } = {}) => ({
+const step = (offeredRate, { ok = true, kept = true, p99 = 20, sql = 3, cpu = 4, handlers = 2, bytes = 5000 } = {}) => ({
   offeredRate,
   meetsTarget: ok,
   valid: true,
@@ -13,7 +13,7 @@ const step = (offeredRate, { ok = true, kept = true, p99 = 20, sql = 3, cpu = 4,
   sent: 100,
   scheduled: 100,
   latency: { p50: p99 / 2, p99 },
-  sql: { statementsPerTransfer: sql, commitsPerTransfer: sql / 5 },
+  sql: { statementsPerTransfer: sql, commitsPerTransfer: sql / 5, sqlBytesPerTransfer: bytes, redoBytesPerTransfer: 2 * bytes },
   kafka: { perTransfer: 7 },
   cpu: { ourMsPerTransfer: cpu, processes: { handlers: { msPerTransfer: handlers } } }
 })
@@ -44,9 +44,9 @@ describe('campaign summary', () => {
   it('compares a variant with the configuration it changes, at a rate both sustained', () => {
     const runs = [
       run('batched', 400, [step(200, { sql: 5, cpu: 4 }), step(400, { sql: 5, cpu: 4 }), step(600, { ok: false })], 20),
-      run('lingered', 600, [step(200, { sql: 2, cpu: 3 }), step(400, { sql: 2, p99: 40, cpu: 3 }), step(600, { sql: 2 })], 30),
+      run('lingered', 600, [step(200, { sql: 2, cpu: 3 }), step(400, { sql: 2, p99: 40, cpu: 3, bytes: 4000 }), step(600, { sql: 2 })], 30),
       run('batched', 400, [step(200, { sql: 5, cpu: 4 }), step(400, { sql: 5, cpu: 4 }), step(600, { ok: false })], 20),
-      run('lingered', 400, [step(200, { sql: 2, cpu: 3 }), step(400, { sql: 2, p99: 40, cpu: 3 }), step(600, { ok: false })], 30)
+      run('lingered', 400, [step(200, { sql: 2, cpu: 3 }), step(400, { sql: 2, p99: 40, cpu: 3, bytes: 4000 }), step(600, { ok: false })], 30)
     ]
     const configs = { batched: { description: 'b' }, lingered: { description: 'l', base: 'batched' } }
     const result = { summary: summarizeCampaign(runs, configs), startedAt: 'x', profile: 'test', machine: { nproc: 2, cpuModel: 'cpu', git: { commit: 'abc' } } }
@@ -56,6 +56,9 @@ describe('campaign summary', () => {
     const rows = withinResult(result)
     expect(rows.find((r) => r.metric === 'p99 at 400/s: lingered ÷ batched').value).toBe(2)
     expect(rows.find((r) => r.metric === 'commits / transfer at 400/s: lingered ÷ batched').value).toBe(0.4)
+    expect(v.atCommonRate).toMatchObject({ a: { sqlBytesPerTransfer: 5000, redoBytesPerTransfer: 10000 }, b: { sqlBytesPerTransfer: 4000, redoBytesPerTransfer: 8000 } })
+    expect(rows.find((r) => r.metric === 'SQL bytes / transfer at 400/s: lingered ÷ batched').value).toBe(0.8)
+    expect(rows.find((r) => r.metric === 'redo bytes / transfer at 400/s: lingered ÷ batched').value).toBe(0.8)
     // Without its base in the campaign there is nothing to compare it with.
     expect(summarizeCampaign(runs.filter((r) => r.label === 'lingered'), configs).comparisons.variants).toBeUndefined()
   })
