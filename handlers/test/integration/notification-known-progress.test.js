@@ -9,17 +9,15 @@
 // (test/support/db-proxy.js) counts the reads.
 
 const { testConfig, unique } = require('../../../test/support/config')
-const { createTestKafka } = require('../../../test/support/kafka')
 const { waitUntil } = require('../../../test/support/wait')
 const { startDbProxy } = require('../../../test/support/db-proxy')
 const { failPendingCallbacks } = require('../../../test/support/callbacks')
-const { createDb } = require('../../../shared/src/db')
 const { topicName } = require('../../../shared/src/kafka')
-const { createTopics } = require('../../../scripts/stack/index')
-const { startParticipant, endpointsAt, addParticipant, notification, startNotificationHandler } = require('./notification-support')
+const { startParticipant, endpointsAt, addParticipant, notification, startNotificationHandler, openNotificationSuite } = require('./notification-support')
 
 const run = unique('kp')
-const base = testConfig({ KAFKA_TOPIC_PREFIX: `${run}.`, KAFKA_CLIENT_ID: run, KAFKA_PARTITIONS: '1', KAFKA_MAX_WAIT_MS: '50' })
+const settings = { KAFKA_TOPIC_PREFIX: `${run}.`, KAFKA_CLIENT_ID: run, KAFKA_PARTITIONS: '1', KAFKA_MAX_WAIT_MS: '50' }
+const base = testConfig(settings)
 
 let db
 let tk
@@ -30,10 +28,7 @@ let name
 const handlers = []
 
 beforeAll(async () => {
-  db = createDb(base)
-  tk = createTestKafka(base)
-  await tk.connect()
-  await createTopics(base)
+  ;({ db, tk } = await openNotificationSuite(base))
   proxy = await startDbProxy({ host: base.DB_HOST, port: base.DB_PORT })
   participant = await startParticipant()
   name = `${run}-payee`
@@ -51,9 +46,7 @@ afterAll(async () => {
 
 /** A notification handler whose database connections go through the proxy. */
 const start = async () => {
-  const h = await startNotificationHandler(testConfig({
-    KAFKA_TOPIC_PREFIX: `${run}.`, KAFKA_CLIENT_ID: run, KAFKA_PARTITIONS: '1', KAFKA_MAX_WAIT_MS: '50', DB_PORT: String(proxy.port)
-  }))
+  const h = await startNotificationHandler(testConfig({ ...settings, DB_PORT: String(proxy.port) }))
   handlers.push(h)
   return h
 }

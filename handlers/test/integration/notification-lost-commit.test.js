@@ -9,17 +9,15 @@
 // A TCP proxy in front of MariaDB (test/support/db-proxy.js) loses the answer.
 
 const { testConfig, unique } = require('../../../test/support/config')
-const { createTestKafka } = require('../../../test/support/kafka')
 const { waitUntil } = require('../../../test/support/wait')
 const { startDbProxy } = require('../../../test/support/db-proxy')
 const { failPendingCallbacks } = require('../../../test/support/callbacks')
-const { createDb } = require('../../../shared/src/db')
 const { topicName, deadLetterTopic } = require('../../../shared/src/kafka')
-const { createTopics } = require('../../../scripts/stack/index')
-const { startParticipant, endpointsAt, addParticipant, notification, startNotificationHandler } = require('./notification-support')
+const { startParticipant, endpointsAt, addParticipant, notification, startNotificationHandler, openNotificationSuite } = require('./notification-support')
 
 const run = unique('lc')
-const base = testConfig({ KAFKA_TOPIC_PREFIX: `${run}.`, KAFKA_CLIENT_ID: run, KAFKA_PARTITIONS: '1', KAFKA_MAX_WAIT_MS: '50' })
+const settings = { KAFKA_TOPIC_PREFIX: `${run}.`, KAFKA_CLIENT_ID: run, KAFKA_PARTITIONS: '1', KAFKA_MAX_WAIT_MS: '50' }
+const base = testConfig(settings)
 
 let db
 let tk
@@ -30,10 +28,7 @@ let participant
 let warmup
 
 beforeAll(async () => {
-  db = createDb(base)
-  tk = createTestKafka(base)
-  await tk.connect()
-  await createTopics(base)
+  ;({ db, tk } = await openNotificationSuite(base))
   dlq = await tk.collect(deadLetterTopic(topicName(base, 'notification')))
   proxy = await startDbProxy({ host: base.DB_HOST, port: base.DB_PORT })
 })
@@ -50,10 +45,7 @@ afterAll(async () => {
 
 test('a callback whose row was committed without the consumer hearing it: its delivery is recorded, and it is not sent again', async () => {
   const config = testConfig({
-    KAFKA_TOPIC_PREFIX: `${run}.`,
-    KAFKA_CLIENT_ID: run,
-    KAFKA_PARTITIONS: '1',
-    KAFKA_MAX_WAIT_MS: '50',
+    ...settings,
     DB_PORT: String(proxy.port),
     // The batch writes the callback as PENDING: its first attempt is still
     // waiting for the participant when the batch stops waiting.

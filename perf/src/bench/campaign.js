@@ -25,6 +25,21 @@ const { createRetention } = require('../../../handlers/src/notification/retentio
 const { ensureRoom } = require('./disk')
 const { warmTransferIdIndexes } = require('./buffer-pool')
 
+/** The configurations of a profile that run another revision (`--variant NAME=BASE:code=REV`). @param {any} profile @returns {string[]} */
+const codeVariants = (profile) => profile.configs.filter((/** @type {string} */ c) => configsOf(profile)[c].code)
+
+/**
+ * Why a campaign cannot run its code= variants, or '' if it can: each of
+ * their runs starts on the scratch ledger afresh, migrated by that run's own
+ * code, so never on a kept or seeded ledger.
+ * @param {any} profile @param {string} dbName @param {boolean} keepLedger
+ */
+function codeVariantConflict (profile, dbName, keepLedger) {
+  const labels = codeVariants(profile)
+  if (!labels.length || (dbName === BENCH_DB && !keepLedger)) return ''
+  return `--variant ${labels[0]}: code= starts every run on the scratch ledger afresh, migrated by that run's code; it cannot run on ${keepLedger ? 'a kept ledger (--keep-ledger)' : `${dbName} (--db, --profile seeded)`}`
+}
+
 /** @param {import('knex').Knex} db @param {string} dbName */
 async function ledgerSize (db, dbName) {
   const [rows] = await db.raw("SELECT TABLE_NAME AS t, TABLE_ROWS AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN ('transfer', 'transfer_state_change', 'participant_position_change')", [dbName])
@@ -58,10 +73,9 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
   const t0 = performance.now()
   // Variants that run another revision (code=): every run then starts on a
   // scratch ledger that its own code migrated, so the two schemas never meet.
-  const codeLabels = profile.configs.filter((/** @type {string} */ c) => configsOf(profile)[c].code)
-  if (codeLabels.length && (dbName !== BENCH_DB || keepLedger)) {
-    throw new Error(`a variant with code= (${codeLabels.join(', ')}) starts every run on the scratch ledger afresh: not with --profile seeded, --db or --keep-ledger`)
-  }
+  const codeLabels = codeVariants(profile)
+  const conflict = codeVariantConflict(profile, dbName, keepLedger)
+  if (conflict) throw new Error(conflict)
   const snapshot = snapshotTree(root, { from: code })
   /** @param {ReturnType<typeof snapshotTree>} snap @param {string} from */
   const describeCode = (snap, from) => `${snap.commit ? `commit ${snap.commit.slice(0, 10)}${from === 'head' ? ' (the last commit)' : ''}` : 'the working tree'}, copied to ${snap.dir} (digest ${snap.digest})`
@@ -236,4 +250,4 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
   return result
 }
 
-module.exports = { runCampaign, purgeDueCallbacks }
+module.exports = { runCampaign, codeVariantConflict, purgeDueCallbacks }

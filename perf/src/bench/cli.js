@@ -33,7 +33,7 @@ const { parseCli, wholeNumber, positiveList, runCli, UsageError } = require('../
 const { PROFILES, CONFIGS, parseHandlerProcesses, parseEnv, parseVariant } = require('./profiles')
 const { parsePriority, defaultPriority } = require('./priority')
 const { isRoot } = require('../../../scripts/stack/proc')
-const { runCampaign } = require('./campaign')
+const { runCampaign, codeVariantConflict } = require('./campaign')
 const { writeResults } = require('./report')
 const { root, BENCH_DB, SEEDED_DB, stopChildren } = require('./sut')
 
@@ -113,10 +113,8 @@ function options (args = process.argv.slice(2)) {
   profile.priority = priority.priority
   profile.priorityFrom = priority.from
   const dbName = values.db || (name === 'seeded' ? SEEDED_DB : BENCH_DB)
-  const codeVariants = Object.entries(profile.variants || {}).filter(([, v]) => v.code).map(([n]) => n)
-  if (codeVariants.length && (dbName !== BENCH_DB || values['keep-ledger'])) {
-    throw new UsageError(`--variant ${codeVariants[0]}: code= starts every run on the scratch ledger afresh, migrated by that run's code; it cannot run on ${values['keep-ledger'] ? 'a kept ledger (--keep-ledger)' : `${dbName} (--db, --profile seeded)`}`)
-  }
+  const conflict = codeVariantConflict(profile, dbName, Boolean(values['keep-ledger']))
+  if (conflict) throw new UsageError(conflict)
   return { name, profile, out: path.resolve(values.out), code: String(values.code), dbName, keepLedger: values['keep-ledger'] }
 }
 
