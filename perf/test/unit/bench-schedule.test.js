@@ -1,6 +1,7 @@
 'use strict'
 
 const { openSchedule, steadyWindow, summarizeStep, maxSustainable, maxKeptUp, ladderDone, backlogCheck } = require('../../src/bench/schedule')
+const { PROFILES } = require('../../src/bench/profiles')
 
 /** Samples of a step: each transfer completes `latency(t)` after its intended time. */
 function samples (rate, durationMs, latency) {
@@ -81,7 +82,7 @@ describe('targets and backlog', () => {
     expect(maxSustainable([{ offeredRate: 100, meetsTarget: false }])).toBe(0)
   })
 
-  it('climbs on past steps that kept up but missed only the latency target, and stops after two past capacity', () => {
+  it('climbs on past steps that kept up but missed only the latency target, and stops after two past capacity (one in --quick)', () => {
     const step = (offeredRate, { p99Ok = false, growing = false, success = 1 } = {}) =>
       ({ offeredRate, meetsTarget: p99Ok && !growing && success === 1, valid: true, success, backlog: { growing }, sent: 10, scheduled: 10 })
     // A slower machine: every step over the p99 target, all kept up with.
@@ -91,6 +92,11 @@ describe('targets and backlog', () => {
     expect(ladderDone([...slow, step(800, { growing: true }), step(900, { success: 0.9 })])).toBe(true)
     expect(maxSustainable(slow)).toBe(0)
     expect(maxKeptUp(slow)).toBe(600)
+    // --quick stops at the first step past capacity, to stay under 5 minutes on a slow machine.
+    const quick = PROFILES.quick.stopAfterFailures
+    expect(ladderDone(slow, quick)).toBe(false)
+    expect(ladderDone([...slow, step(800, { growing: true })], quick)).toBe(true)
+    expect(ladderDone([...slow, step(800, { growing: true })], PROFILES.full.stopAfterFailures)).toBe(false)
   })
 
   it('reports the highest rate kept up with, whatever the latency', () => {
