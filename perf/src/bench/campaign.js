@@ -220,7 +220,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
         if (leftover) say(`recorded ${leftover} callbacks an earlier run left pending as FAILED`)
         const probe = await probeMachine()
         const config = configsOf(profile)[label]
-        say(`run ${rep}/${profile.reps}: ${label} — ${config.description} (speed probe ${probe.speedMs} ms, all cores ${probe.parallelMs} ms, fsync p50 ${probe.fsyncMs.p50} ms, process round trip p50 ${probe.wakeUs.p50} µs)`)
+        say(`run ${rep}/${profile.reps}: ${label} — ${config.description} (speed probe ${probe.speedMs} ms, all cores ${probe.parallelMs} ms, fsync p50 ${probe.fsyncMs.p50} ms, process round trip p50 ${probe.wakeUs.p50} µs, from idle ${probe.wakeUs.idle.p50} µs)`)
         const run = await benchRun({ label, env: { ...socketEnv, ...config.env, ...(profile.env || {}), DB_NAME: dbName }, handlerProcesses: config.handlerProcesses, priority: config.priority || profile.priority, priorityResets, profile, db, stackPids, dbName, codeDir, diskWatch, say })
         result.runs.push({ rep, machineProbe: probe, ...run })
         if (run.errors.length) result.problems.push(`${label} run ${rep}: ${run.errors[0].split('\n')[0]}`)

@@ -87,7 +87,7 @@ function renderMarkdown (result, svgFiles) {
     // The slowest probe of the campaign says how far off its figures may be.
     const { note } = againstReference(Math.max(...all.map((p) => p.speedMs)))
     if (note) L.push(`**${note}**`, '')
-    L.push(`The same work on every core at once (slowest thread, ms): ${range(all, (p) => p.parallelMs)}; a 4 KB write made durable (fdatasync) in the local stack's directory: p50 ${range(all, (p) => p.fsyncMs.p50)} ms, p99 ${range(all, (p) => p.fsyncMs.p99)} ms${all.every((p) => p.wakeUs) ? `; a one-byte round trip to another process over loopback TCP (wake-probe.js): p50 ${range(all, (p) => p.wakeUs.p50)} µs` : ''} (at the start, before each run and at the end).`, '')
+    L.push(`The same work on every core at once (slowest thread, ms): ${range(all, (p) => p.parallelMs)}; a 4 KB write made durable (fdatasync) in the local stack's directory: p50 ${range(all, (p) => p.fsyncMs.p50)} ms, p99 ${range(all, (p) => p.fsyncMs.p99)} ms${all.every((p) => p.wakeUs) ? `; a one-byte round trip to another process over loopback TCP (wake-probe.js): p50 ${range(all, (p) => p.wakeUs.p50)} µs${all.every((p) => p.wakeUs.idle) ? `, from idle (each ${all[0].wakeUs.idle.gapMs} ms after the last) ${range(all, (p) => p.wakeUs.idle.p50)} µs` : ''}` : ''} (at the start, before each run and at the end).`, '')
   }
   const dw = result.diskWatch
   if (dw) {
@@ -177,7 +177,7 @@ function renderMarkdown (result, svgFiles) {
 
   L.push('## Every run', '')
   for (const run of result.runs) {
-    L.push(`### ${run.label}, repetition ${run.rep} (${run.runId})${run.machineProbe ? `, speed probe ${run.machineProbe.speedMs} ms (all cores ${run.machineProbe.parallelMs} ms, fsync p50 ${run.machineProbe.fsyncMs.p50} / p99 ${run.machineProbe.fsyncMs.p99} ms${run.machineProbe.wakeUs ? `, process round trip p50 ${run.machineProbe.wakeUs.p50} µs` : ''})` : ''}`, '')
+    L.push(`### ${run.label}, repetition ${run.rep} (${run.runId})${run.machineProbe ? `, speed probe ${run.machineProbe.speedMs} ms (all cores ${run.machineProbe.parallelMs} ms, fsync p50 ${run.machineProbe.fsyncMs.p50} / p99 ${run.machineProbe.fsyncMs.p99} ms${run.machineProbe.wakeUs ? `, process round trip p50 ${run.machineProbe.wakeUs.p50} µs${run.machineProbe.wakeUs.idle ? `, from idle ${run.machineProbe.wakeUs.idle.p50} µs` : ''}` : ''})` : ''}`, '')
     if (run.errors.length) L.push(`Run failed: \`${run.errors[0].split('\n')[0]}\``, '')
     if (run.single) L.push(singleLine(run), '')
     L.push(`Max sustainable rate: **${run.maxSustainableRate}/s**; kept up with ${run.maxKeptUpRate}/s.` +

@@ -35,11 +35,16 @@ describe('machine probes', () => {
     }
   })
 
-  test('the wake probe times round trips to another process, and stops that process', async () => {
-    const us = await wakeProbe({ count: 200, warmup: 20 })
+  test('the wake probe times round trips to another process, back to back and from idle, and stops that process', async () => {
+    const us = await wakeProbe({ count: 200, warmup: 20, idleCount: 30, idleGapMs: 2 })
     expect(us.p50).toBeGreaterThan(0)
     expect(us.p99).toBeGreaterThanOrEqual(us.p50)
     expect(us.p50).toBeLessThan(1e6)
+    // From idle: each round trip a gap after the last answer (the gap itself not timed).
+    expect(us.idle.gapMs).toBe(2)
+    expect(us.idle.p50).toBeGreaterThan(0)
+    expect(us.idle.p99).toBeGreaterThanOrEqual(us.idle.p50)
+    expect(us.idle.p50).toBeLessThan(2000)
     const deadline = Date.now() + 5000
     while (echoChildren().length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
     expect(echoChildren()).toEqual([])
