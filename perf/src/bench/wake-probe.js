@@ -48,6 +48,8 @@ function roundTrips (socket, { count, warmup, gapMs }) {
     let n = 0
     let t0 = 0
     const send = () => { t0 = performance.now(); socket.write('x') }
+    // The echo gone (killed, crashed) ends the probe with an error, not a wait for ever.
+    const onClose = () => reject(new Error('wake probe: the echo process closed the connection'))
     const onData = () => {
       if (n++ >= warmup) times.push((performance.now() - t0) * 1000)
       if (times.length < count) {
@@ -57,9 +59,11 @@ function roundTrips (socket, { count, warmup, gapMs }) {
       }
       socket.off('data', onData)
       socket.off('error', reject)
+      socket.off('close', onClose)
       resolve({ p50: round(/** @type {number} */ (exactPercentile(times, 50)), 1), p99: round(/** @type {number} */ (exactPercentile(times, 99)), 1) })
     }
     socket.on('error', reject)
+    socket.on('close', onClose)
     socket.on('data', onData)
     send()
   })
