@@ -56,7 +56,8 @@ describe('machine probes', () => {
     while (!echoChildren().length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
     await new Promise((resolve) => setTimeout(resolve, 200))
     for (const pid of echoChildren()) process.kill(Number(pid), 'SIGKILL')
-    await expect(probe).rejects.toThrow('the echo process closed the connection')
+    // Reset or closed, depending on when the kill lands: either way an error, not a hang.
+    await expect(probe).rejects.toThrow(/closed the connection|ECONNRESET/)
   })
 
   test('a probe far from the README\'s machine says how far, and that the figures compare only at the same speed', () => {
