@@ -37,8 +37,8 @@ function decadeBuckets (min, max, mantissas = [1, 2.5, 5]) {
 // (Date.now()), so the 0.5 ms bucket is where "0 ms" lands.
 const WORK_SECONDS = Object.freeze(decadeBuckets(0.0005, 10))
 
-// Produced → picked up. Normally the fetch wait (KAFKA_MAX_WAIT_MS, 100 ms)
-// and the producer's batching: 1–100 ms. Under a backlog, seconds to minutes,
+// Produced → picked up. Normally the consumer's own cycle and the producer's
+// batching (a fetch returns as soon as data arrives): 1–100 ms. Under a backlog, seconds to minutes,
 // so a wide range at half-decade steps; beyond 5 minutes the lag gauge says more.
 const QUEUE_GAP_SECONDS = Object.freeze(decadeBuckets(0.001, 300, [1, 3]))
 
