@@ -11,9 +11,8 @@
 const { testConfig, unique } = require('../../../test/support/config')
 const { waitUntil } = require('../../../test/support/wait')
 const { startDbProxy } = require('../../../test/support/db-proxy')
-const { failPendingCallbacks } = require('../../../test/support/callbacks')
 const { topicName } = require('../../../shared/src/kafka')
-const { startParticipant, endpointsAt, addParticipant, notification, startNotificationHandler, openNotificationSuite } = require('./notification-support')
+const { startParticipant, endpointsAt, addParticipant, notification, startNotificationHandler, openNotificationSuite, closeNotificationSuite } = require('./notification-support')
 
 const run = unique('kp')
 const settings = { KAFKA_TOPIC_PREFIX: `${run}.`, KAFKA_CLIENT_ID: run, KAFKA_PARTITIONS: '1', KAFKA_MAX_WAIT_MS: '50' }
@@ -36,12 +35,8 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  for (const h of handlers) await h.stop()
-  await participant.close()
-  await failPendingCallbacks(db, 'participant', `${run}%`)
+  await closeNotificationSuite(run, { handlers, participants: [participant], tk, db })
   await proxy.close()
-  await tk.close()
-  await db.destroy()
 })
 
 /** A notification handler whose database connections go through the proxy. */

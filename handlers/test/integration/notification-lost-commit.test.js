@@ -11,9 +11,8 @@
 const { testConfig, unique } = require('../../../test/support/config')
 const { waitUntil } = require('../../../test/support/wait')
 const { startDbProxy } = require('../../../test/support/db-proxy')
-const { failPendingCallbacks } = require('../../../test/support/callbacks')
 const { topicName, deadLetterTopic } = require('../../../shared/src/kafka')
-const { startParticipant, endpointsAt, addParticipant, notification, startNotificationHandler, openNotificationSuite } = require('./notification-support')
+const { startParticipant, endpointsAt, addParticipant, notification, startNotificationHandler, openNotificationSuite, closeNotificationSuite } = require('./notification-support')
 
 const run = unique('lc')
 const settings = { KAFKA_TOPIC_PREFIX: `${run}.`, KAFKA_CLIENT_ID: run, KAFKA_PARTITIONS: '1', KAFKA_MAX_WAIT_MS: '50' }
@@ -34,13 +33,8 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  if (handler) await handler.stop()
-  if (participant) await participant.close()
-  if (warmup) await warmup.close()
-  await failPendingCallbacks(db, 'participant', `${run}%`)
+  await closeNotificationSuite(run, { handler, participants: [participant, warmup], tk, db })
   await proxy.close()
-  await tk.close()
-  await db.destroy()
 })
 
 test('a callback whose row was committed without the consumer hearing it: its delivery is recorded, and it is not sent again', async () => {

@@ -186,12 +186,13 @@ async function openNotificationSuite (config) {
  * A test file's tear-down: its handler stopped, its participants' servers
  * closed, what it left PENDING failed (so no later handler retries it), then
  * Kafka and the database.
- * @param {string} run @param {{ handler?: { stop: () => Promise<void> }, participants: { close: () => Promise<void> }[],
- *   tk: { close: () => Promise<void> }, db: import('knex').Knex }} suite
+ * @param {string} run @param {{ handler?: { stop: () => Promise<void> }, handlers?: { stop: () => Promise<void> }[],
+ *   participants: ({ close: () => Promise<void> } | undefined)[], tk: { close: () => Promise<void> }, db: import('knex').Knex }} suite
+ *   `handlers` for a file that starts several; a participant not yet started is skipped
  */
-async function closeNotificationSuite (run, { handler, participants, tk, db }) {
-  if (handler) await handler.stop()
-  for (const p of participants) await p.close()
+async function closeNotificationSuite (run, { handler, handlers = [], participants, tk, db }) {
+  for (const h of [handler, ...handlers]) if (h) await h.stop()
+  for (const p of participants) if (p) await p.close()
   await failPendingCallbacks(db, 'participant', `${run}%`)
   await tk.close()
   await db.destroy()

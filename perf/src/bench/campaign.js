@@ -130,8 +130,9 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
     // What earlier campaigns left moves the figures (an older ledger is a
     // slower one: larger tables and indexes, and a day's transfers for the
     // prepare handler's bloom filter to load at start), so every campaign
-    // starts on an empty scratch ledger unless told otherwise.
-    if (reset && !keepLedger) {
+    // starts on an empty scratch ledger unless told otherwise (with code=
+    // variants, every run does, below).
+    if (reset && !keepLedger && !codeLabels.length) {
       const held = await ledgerSize(db, dbName)
       if (held.transfer) say(`starting ${dbName} afresh (it held ~${held.transfer} transfers; --keep-ledger keeps it)`)
       await reset()

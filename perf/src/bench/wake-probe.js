@@ -48,7 +48,9 @@ function roundTrips (socket, { count, warmup, gapMs }) {
     let n = 0
     let t0 = 0
     const send = () => { t0 = performance.now(); socket.write('x') }
-    // The echo gone (killed, crashed) ends the probe with an error, not a wait for ever.
+    // The echo gone (killed, crashed) ends the probe with an error, not a wait
+    // for ever: a reset or a close, whichever the way it went produces.
+    const onError = (/** @type {Error} */ err) => reject(new Error(`wake probe: the connection to the echo process failed (${err.message})`))
     const onClose = () => reject(new Error('wake probe: the echo process closed the connection'))
     const onData = () => {
       if (n++ >= warmup) times.push((performance.now() - t0) * 1000)
@@ -58,11 +60,11 @@ function roundTrips (socket, { count, warmup, gapMs }) {
         return
       }
       socket.off('data', onData)
-      socket.off('error', reject)
+      socket.off('error', onError)
       socket.off('close', onClose)
       resolve({ p50: round(/** @type {number} */ (exactPercentile(times, 50)), 1), p99: round(/** @type {number} */ (exactPercentile(times, 99)), 1) })
     }
-    socket.on('error', reject)
+    socket.on('error', onError)
     socket.on('close', onClose)
     socket.on('data', onData)
     send()
