@@ -66,3 +66,26 @@ test('a lone transfer\'s notifications (two at a time, every few ms) do not wait
   for (let i = 0; i < 20; i++) { at(1000 + i * 6); pacer.observe(2, 1000 + i * 6) }
   expect(pacer.lingerMs()).toBe(0)
 })
+
+// One transfer after another: its notification consumer gets the forwarded
+// prepare alone, then the two final notifications together a few ms later.
+function loneTransfers (pacer, at, gapMs) {
+  const waits = []
+  for (let i = 0; i < 30; i++) {
+    const start = 1000 + i * 13
+    at(start); pacer.observe(1, start)
+    at(start + gapMs); waits.push(pacer.lingerMs()); pacer.observe(2, start + gapMs)
+    at(start + 13); waits.push(pacer.lingerMs())
+  }
+  return waits
+}
+
+test('at the default window a lone transfer\'s notifications (one, then two 4 ms later) never wait', () => {
+  const { pacer, at } = clockedPacer({ lingerMs: 8 })
+  expect(loneTransfers(pacer, at, 4).filter((w) => w > 0)).toEqual([])
+})
+
+test('a 16 ms window is past the documented limit: the same notifications are held (KAFKA_LINGER_MS)', () => {
+  const { pacer, at } = clockedPacer({ lingerMs: 16 })
+  expect(Math.max(...loneTransfers(pacer, at, 4))).toBeGreaterThan(0)
+})
