@@ -12,12 +12,10 @@
 // Each transaction then carries more records, and the machine spends its CPU
 // on records instead of cycles. When records are sparse (a single transfer
 // crossing the pipeline) or batches are already large (high load), it never
-// waits. Sparse holds up to a window of about 10 ms: a lone transfer's
-// notifications reach their consumer as one record and then two a few
-// milliseconds later, which the smoothed rate reads as 0.23–0.34 records per
-// millisecond, four or more over a 16 ms window (docs/performance.md,
-// thirty-seventh round). Kafka producers call this linger; here it is applied where the
-// consumer's batch is formed.
+// waits, up to a window of about 10 ms: a lone transfer's notifications (one
+// record, then two a few milliseconds later) come to four over a 16 ms one
+// (docs/performance.md, thirty-seventh round). Kafka producers call this
+// linger; here it is applied where the consumer's batch is formed.
 
 /**
  * @param {{ lingerMs: number, worthIt?: number, target?: number, now?: () => number }} opts lingerMs 0 turns it off
