@@ -15,7 +15,7 @@ const { snapshotTree } = require('./snapshot')
 const acc = require('./accounting')
 const path = require('node:path')
 const pino = require('pino')
-const { speedProbe, parallelProbe, fsyncProbe, againstReference } = require('./speed-probe')
+const { speedProbe, workProbe, parallelProbe, fsyncProbe, againstReference } = require('./speed-probe')
 const { wakeProbe } = require('./wake-probe')
 const { startDiskWatch, overallPhrase } = require('./disk-watch')
 const { stackPaths } = require('../../../scripts/stack/paths')
@@ -97,7 +97,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
   // Durable small writes are timed where the local stack keeps the database's files.
   const probeDir = path.join(stackPaths(config).mariadb, 'probe')
   /** The machine right now (speed-probe.js). */
-  const probeMachine = async () => ({ speedMs: speedProbe(), parallelMs: await parallelProbe(), fsyncMs: fsyncProbe(probeDir), wakeUs: await wakeProbe() })
+  const probeMachine = async () => ({ speedMs: speedProbe(), workMs: workProbe(), parallelMs: await parallelProbe(), fsyncMs: fsyncProbe(probeDir), wakeUs: await wakeProbe() })
   const openDb = () => createDb({ ...config, DB_POOL_MAX: 2 }, { database: dbName })
   let db = openDb()
   // One campaign per database at a time: a second one would fail the first one's gates and share its CPU.
@@ -159,7 +159,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
     throw err
   }
   const firstProbe = await probeMachine()
-  const { note: speedNote } = againstReference(firstProbe.speedMs)
+  const { note: speedNote } = againstReference(firstProbe.workMs)
   if (speedNote) say(speedNote)
   // The disk's stalls, sampled all campaign long beside the database's files (disk-watch.js).
   const diskWatch = startDiskWatch(probeDir)
@@ -221,7 +221,7 @@ async function runCampaign ({ profileName, profile, command, code, dbName, keepL
         if (leftover) say(`recorded ${leftover} callbacks an earlier run left pending as FAILED`)
         const probe = await probeMachine()
         const config = configsOf(profile)[label]
-        say(`run ${rep}/${profile.reps}: ${label} — ${config.description} (speed probe ${probe.speedMs} ms, all cores ${probe.parallelMs} ms, fsync p50 ${probe.fsyncMs.p50} ms, process round trip p50 ${probe.wakeUs.p50} µs, from idle ${probe.wakeUs.idle.p50} µs)`)
+        say(`run ${rep}/${profile.reps}: ${label} — ${config.description} (work probe ${probe.workMs} ms, speed probe ${probe.speedMs} ms, all cores ${probe.parallelMs} ms, fsync p50 ${probe.fsyncMs.p50} ms, process round trip p50 ${probe.wakeUs.p50} µs, from idle ${probe.wakeUs.idle.p50} µs)`)
         const run = await benchRun({ label, env: { ...socketEnv, ...config.env, ...(profile.env || {}), DB_NAME: dbName }, handlerProcesses: config.handlerProcesses, priority: config.priority || profile.priority, priorityResets, profile, db, stackPids, dbName, codeDir, diskWatch, say })
         result.runs.push({ rep, machineProbe: probe, ...run })
         if (run.errors.length) result.problems.push(`${label} run ${rep}: ${run.errors[0].split('\n')[0]}`)

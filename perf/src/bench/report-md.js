@@ -66,6 +66,35 @@ function idleNote (idle) {
   return ` CPU idle: driver ${idle.driver || 'unknown'}, governor ${idle.governor || 'unknown'}${poll}.`
 }
 
+/**
+ * The machine's probes in the report: at the start, before each run and at
+ * the end. The work probe weighs this machine against the README's (a bold
+ * note when 20% or more off); the speed probe, kept for earlier results,
+ * only tells drift within the campaign. Campaigns from before the work probe
+ * have no note: their speed probe cannot say it.
+ * @param {{ start: any, end?: any }} campaign the probes at the start and end
+ * @param {any[]} before the probes before each run
+ * @returns {string[]} paragraphs, each followed by an empty line
+ */
+function probeParagraphs ({ start, end }, before) {
+  /** @type {string[]} */
+  const L = []
+  /** @param {any[]} probes @param {(p: any) => number} pick */
+  const range = (probes, pick) => { const v = probes.map(pick); return Math.min(...v) === Math.max(...v) ? `${v[0]}` : `${Math.min(...v)}–${Math.max(...v)}` }
+  const all = [start, ...before, end].filter(Boolean)
+  /** @param {string} what @param {(p: any) => number} pick */
+  const probeLine = (what, pick) => `${what}: ${pick(start)} at the start${before.length ? `, ${range(before, pick)} before the runs` : ''}${end ? `, ${pick(end)} at the end` : ''}.`
+  if (all.every((p) => p.workMs)) {
+    L.push(probeLine('Work probe (work shaped like the switch\'s own — JSON, small hashes, statement text — single-threaded, ms; lower is faster; a shared VM\'s speed drifts)', (p) => p.workMs), '')
+    // The slowest probe of the campaign says how far off its figures may be.
+    const { note } = againstReference(Math.max(...all.map((p) => p.workMs)))
+    if (note) L.push(`**${note}**`, '')
+  }
+  L.push(probeLine('Speed probe (a tight integer loop and sha256, ms: drift within the campaign, and earlier results; it does not weigh one machine against another)', (p) => p.speedMs), '')
+  L.push(`The same work on every core at once (slowest thread, ms): ${range(all, (p) => p.parallelMs)}; a 4 KB write made durable (fdatasync) in the local stack's directory: p50 ${range(all, (p) => p.fsyncMs.p50)} ms, p99 ${range(all, (p) => p.fsyncMs.p99)} ms${all.every((p) => p.wakeUs) ? `; a one-byte round trip to another process over loopback TCP (wake-probe.js): p50 ${range(all, (p) => p.wakeUs.p50)} µs${all.every((p) => p.wakeUs.idle) ? `, from idle (each ${all[0].wakeUs.idle.gapMs} ms after the last) ${range(all, (p) => p.wakeUs.idle.p50)} µs` : ''}` : ''} (at the start, before each run and at the end).`, '')
+  return L
+}
+
 /** @param {any} result @param {Record<string, string>} svgFiles */
 function renderMarkdown (result, svgFiles) {
   const L = []
@@ -76,19 +105,7 @@ function renderMarkdown (result, svgFiles) {
   L.push(`Machine: ${m.nproc} cores (${m.cpuModel}), ${m.memoryGiB} GiB, Linux ${m.kernel}, Node ${m.node}; load average at start ${m.loadavg.join(' ')}. ` +
     `Code under test: ${codeUnderTest(result.code, m.git)}` +
     `${result.code ? ` (copied once for the whole campaign, digest ${result.code.digest})` : ''}.${idleNote(m.cpuIdle)}`, '')
-  if (result.machineProbe) {
-    const { start, end } = result.machineProbe
-    const before = result.runs.map((/** @type {any} */ r) => r.machineProbe).filter(Boolean)
-    /** @param {any[]} probes @param {(p: any) => number} pick */
-    const range = (probes, pick) => { const v = probes.map(pick); return Math.min(...v) === Math.max(...v) ? `${v[0]}` : `${Math.min(...v)}–${Math.max(...v)}` }
-    L.push(`Speed probe (the same fixed single-threaded work, ms; lower is faster — a shared VM's speed drifts): ${start.speedMs} at the start` +
-      `${before.length ? `, ${range(before, (p) => p.speedMs)} before the runs` : ''}${end ? `, ${end.speedMs} at the end` : ''}.`, '')
-    const all = [start, ...before, end].filter(Boolean)
-    // The slowest probe of the campaign says how far off its figures may be.
-    const { note } = againstReference(Math.max(...all.map((p) => p.speedMs)))
-    if (note) L.push(`**${note}**`, '')
-    L.push(`The same work on every core at once (slowest thread, ms): ${range(all, (p) => p.parallelMs)}; a 4 KB write made durable (fdatasync) in the local stack's directory: p50 ${range(all, (p) => p.fsyncMs.p50)} ms, p99 ${range(all, (p) => p.fsyncMs.p99)} ms${all.every((p) => p.wakeUs) ? `; a one-byte round trip to another process over loopback TCP (wake-probe.js): p50 ${range(all, (p) => p.wakeUs.p50)} µs${all.every((p) => p.wakeUs.idle) ? `, from idle (each ${all[0].wakeUs.idle.gapMs} ms after the last) ${range(all, (p) => p.wakeUs.idle.p50)} µs` : ''}` : ''} (at the start, before each run and at the end).`, '')
-  }
+  if (result.machineProbe) L.push(...probeParagraphs(result.machineProbe, result.runs.map((/** @type {any} */ r) => r.machineProbe).filter(Boolean)))
   const dw = result.diskWatch
   if (dw) {
     L.push(dw.failed
@@ -177,7 +194,7 @@ function renderMarkdown (result, svgFiles) {
 
   L.push('## Every run', '')
   for (const run of result.runs) {
-    L.push(`### ${run.label}, repetition ${run.rep} (${run.runId})${run.machineProbe ? `, speed probe ${run.machineProbe.speedMs} ms (all cores ${run.machineProbe.parallelMs} ms, fsync p50 ${run.machineProbe.fsyncMs.p50} / p99 ${run.machineProbe.fsyncMs.p99} ms${run.machineProbe.wakeUs ? `, process round trip p50 ${run.machineProbe.wakeUs.p50} µs${run.machineProbe.wakeUs.idle ? `, from idle ${run.machineProbe.wakeUs.idle.p50} µs` : ''}` : ''})` : ''}`, '')
+    L.push(`### ${run.label}, repetition ${run.rep} (${run.runId})${run.machineProbe ? `,${run.machineProbe.workMs ? ` work probe ${run.machineProbe.workMs} ms,` : ''} speed probe ${run.machineProbe.speedMs} ms (all cores ${run.machineProbe.parallelMs} ms, fsync p50 ${run.machineProbe.fsyncMs.p50} / p99 ${run.machineProbe.fsyncMs.p99} ms${run.machineProbe.wakeUs ? `, process round trip p50 ${run.machineProbe.wakeUs.p50} µs${run.machineProbe.wakeUs.idle ? `, from idle ${run.machineProbe.wakeUs.idle.p50} µs` : ''}` : ''})` : ''}`, '')
     if (run.errors.length) L.push(`Run failed: \`${run.errors[0].split('\n')[0]}\``, '')
     if (run.single) L.push(singleLine(run), '')
     L.push(`Max sustainable rate: **${run.maxSustainableRate}/s**; kept up with ${run.maxKeptUpRate}/s.` +
@@ -201,4 +218,4 @@ function renderMarkdown (result, svgFiles) {
   return L.join('\n')
 }
 
-module.exports = { idleNote, singleLine, priorityPhrase, renderMarkdown }
+module.exports = { idleNote, singleLine, priorityPhrase, probeParagraphs, renderMarkdown }

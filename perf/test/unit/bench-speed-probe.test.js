@@ -3,7 +3,7 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { parallelProbe, fsyncProbe, againstReference, REFERENCE_SPEED_MS } = require('../../src/bench/speed-probe')
+const { workProbe, parallelProbe, fsyncProbe, againstReference, REFERENCE_WORK_MS } = require('../../src/bench/speed-probe')
 const { wakeProbe } = require('../../src/bench/wake-probe')
 
 /** Processes now running the wake probe's echo child. */
@@ -60,12 +60,18 @@ describe('machine probes', () => {
     await expect(probe).rejects.toThrow(/closed the connection|ECONNRESET/)
   })
 
-  test('a probe far from the README\'s machine says how far, and that the figures compare only at the same speed', () => {
-    expect(againstReference(REFERENCE_SPEED_MS)).toEqual({ ratio: 1, note: null })
-    expect(againstReference(REFERENCE_SPEED_MS * 1.15).note).toBeNull() // the drift of an hour
-    const slow = againstReference(405)
+  test('the work probe times switch-shaped work, the best of its tries', () => {
+    const ms = workProbe(2, 2000)
+    expect(ms).toBeGreaterThan(0)
+    expect(ms).toBeLessThan(60000)
+  })
+
+  test('a work probe far from the README\'s machine says how far, and that the figures compare only at the same speed', () => {
+    expect(againstReference(REFERENCE_WORK_MS)).toEqual({ ratio: 1, note: null })
+    expect(againstReference(REFERENCE_WORK_MS * 1.15).note).toBeNull() // the drift of an hour
+    const slow = againstReference(REFERENCE_WORK_MS * 5)
     expect(slow.ratio).toBe(5)
-    expect(slow.note).toMatch(/405 ms, against 81 ms\) says this machine is 5× slower than the one the README's figures come from/)
-    expect(againstReference(40.5).note).toMatch(/2× faster than/)
+    expect(slow.note).toBe(`The work probe (${REFERENCE_WORK_MS * 5} ms, against ${REFERENCE_WORK_MS} ms) says this machine is 5× slower than the one the README's figures come from: compare these figures with runs at the same speed only, not with the README's.`)
+    expect(againstReference(REFERENCE_WORK_MS / 2).note).toMatch(/2× faster than/)
   })
 })
