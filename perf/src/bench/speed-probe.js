@@ -63,8 +63,8 @@ const PREPARE = Object.freeze({
  * recent ids; about 140 ms on the machine the README's figures come from
  * (REFERENCE_WORK_MS). speedProbe's tight integer loop is not that: on an
  * Intel Xeon VM the probe read 275–330 ms against the 81 ms of the AMD EPYC
- * VM of the README's earlier figures (its integer loop ~280 ms against
- * ~40, its sha256 as fast), while the switch's CPU per transfer at
+ * VM of the README's earlier figures (its integer loop alone ~280 ms,
+ * its sha256 48–55 ms), while the switch's CPU per transfer at
  * 1,000/s was 1.6–1.8 ms against 1.4–1.6 (docs/performance.md,
  * thirty-ninth round). It stays, for drift within a campaign and for
  * comparison with earlier results.
