@@ -67,6 +67,17 @@ function idleNote (idle) {
 }
 
 /**
+ * One machine probe in a line, as the campaign prints it before each run and
+ * the report heads that run's section; an earlier result's probe may lack
+ * the work probe and the wake probe, and then says nothing of them.
+ * @param {any} p a probe as campaign.js records it
+ */
+function probeSummary (p) {
+  const wake = p.wakeUs ? `, process round trip p50 ${p.wakeUs.p50} µs${p.wakeUs.idle ? `, from idle ${p.wakeUs.idle.p50} µs` : ''}` : ''
+  return `${p.workMs ? `work probe ${p.workMs} ms, ` : ''}speed probe ${p.speedMs} ms, all cores ${p.parallelMs} ms, fsync p50 ${p.fsyncMs.p50} / p99 ${p.fsyncMs.p99} ms${wake}`
+}
+
+/**
  * The machine's probes in the report: at the start, before each run and at
  * the end. The work probe weighs this machine against the README's (a bold
  * note when 20% or more off); the speed probe, kept for earlier results,
@@ -194,7 +205,7 @@ function renderMarkdown (result, svgFiles) {
 
   L.push('## Every run', '')
   for (const run of result.runs) {
-    L.push(`### ${run.label}, repetition ${run.rep} (${run.runId})${run.machineProbe ? `,${run.machineProbe.workMs ? ` work probe ${run.machineProbe.workMs} ms,` : ''} speed probe ${run.machineProbe.speedMs} ms (all cores ${run.machineProbe.parallelMs} ms, fsync p50 ${run.machineProbe.fsyncMs.p50} / p99 ${run.machineProbe.fsyncMs.p99} ms${run.machineProbe.wakeUs ? `, process round trip p50 ${run.machineProbe.wakeUs.p50} µs${run.machineProbe.wakeUs.idle ? `, from idle ${run.machineProbe.wakeUs.idle.p50} µs` : ''}` : ''})` : ''}`, '')
+    L.push(`### ${run.label}, repetition ${run.rep} (${run.runId})${run.machineProbe ? `, ${probeSummary(run.machineProbe)}` : ''}`, '')
     if (run.errors.length) L.push(`Run failed: \`${run.errors[0].split('\n')[0]}\``, '')
     if (run.single) L.push(singleLine(run), '')
     L.push(`Max sustainable rate: **${run.maxSustainableRate}/s**; kept up with ${run.maxKeptUpRate}/s.` +
@@ -218,4 +229,4 @@ function renderMarkdown (result, svgFiles) {
   return L.join('\n')
 }
 
-module.exports = { idleNote, singleLine, priorityPhrase, probeParagraphs, renderMarkdown }
+module.exports = { idleNote, singleLine, priorityPhrase, probeSummary, probeParagraphs, renderMarkdown }

@@ -4,9 +4,11 @@
 // neighbours the guest cannot see (they do not always show as steal time):
 // on the 2-core VM these figures come from, the same loop took 2.1 s at one
 // time of day and 2.4 s an hour later, and every latency moved with it. The
-// campaign times a fixed piece of single-threaded work before each run and
-// prints it, so a reader can tell a slower program from a slower machine.
-// Two more probes see what one thread does not:
+// campaign times fixed pieces of single-threaded work before each run and
+// prints them, so a reader can tell a slower program from a slower machine:
+// work shaped like the switch's own (workProbe), which weighs one machine
+// against another, and a tight loop (speedProbe), kept for drift and for
+// earlier results. Two more probes see what one thread does not:
 //
 // - the same work on every core at once (parallelProbe): two vCPUs can be
 //   hyperthreads of one physical core, or share it with a neighbour, and then
@@ -24,24 +26,35 @@ const { round } = require('./schedule')
 const { exactPercentile } = require('./histogram')
 
 /**
- * Times a fixed, deterministic piece of work (integer arithmetic and sha256,
- * 81 ms on the AMD EPYC VM of the README's earlier figures: REFERENCE_SPEED_MS);
- * the best of `tries`, so a single interruption does not count.
- * @param {number} [tries]
- * @returns {number} milliseconds
+ * The shortest of `tries` timings of `work`, so that a single interruption
+ * does not count.
+ * @param {number} tries @param {() => void} work
+ * @returns {number} milliseconds, to 0.1
  */
-function speedProbe (tries = 3) {
-  const block = Buffer.alloc(64 * 1024, 7)
+function bestOf (tries, work) {
   let best = Infinity
   for (let t = 0; t < tries; t++) {
     const t0 = performance.now()
+    work()
+    best = Math.min(best, performance.now() - t0)
+  }
+  return round(best, 1)
+}
+
+/**
+ * Times a fixed, deterministic piece of work (integer arithmetic and sha256,
+ * 81 ms on the AMD EPYC VM of the README's earlier figures: REFERENCE_SPEED_MS).
+ * @param {number} [tries]
+ * @returns {number} milliseconds, the best of `tries`
+ */
+function speedProbe (tries = 3) {
+  const block = Buffer.alloc(64 * 1024, 7)
+  return bestOf(tries, () => {
     let x = 0
     for (let i = 0; i < 150e6; i++) x = (x + Math.imul(i, 2654435761)) | 0
     let digest = Buffer.from([x & 0xff])
     for (let i = 0; i < 1000; i++) digest = crypto.createHash('sha256').update(block).update(digest).digest()
-    best = Math.min(best, performance.now() - t0)
-  }
-  return round(best, 1)
+  })
 }
 
 /** A prepare's body as a participant sends it (transferId filled in per iteration). */
@@ -73,25 +86,17 @@ const PREPARE = Object.freeze({
  * @returns {number} milliseconds, the best of `tries`
  */
 function workProbe (tries = 3, items = 20000) {
-  let best = Infinity
-  for (let t = 0; t < tries; t++) {
-    const t0 = performance.now()
+  return bestOf(tries, () => {
     const recent = new Map()
-    let kept = 0
     for (let i = 0; i < items; i++) {
       const id = `${i.toString(16).padStart(8, '0')}-7a1c-4f00-8b00-${(i * 7919).toString(16).padStart(12, '0')}`
       const text = JSON.stringify({ ...PREPARE, transferId: id })
       const body = JSON.parse(text)
       const hash = crypto.createHash('sha256').update(text).digest('base64url')
-      const sql = `INSERT INTO transfer (transfer_id, amount, currency, hash) VALUES ('${body.transferId.replace(/[\0\n\r'"\\]/g, '\\$&')}', ${body.amount.amount}, '${body.amount.currency}', '${hash}')`
-      recent.set(id, sql)
+      recent.set(id, `INSERT INTO transfer (transfer_id, amount, currency, hash) VALUES ('${body.transferId.replace(/[\0\n\r'"\\]/g, '\\$&')}', ${body.amount.amount}, '${body.amount.currency}', '${hash}')`)
       if (recent.size > 1000) recent.delete(recent.keys().next().value)
-      kept += sql.length
     }
-    if (kept === 0) throw new Error('workProbe: nothing was built')
-    best = Math.min(best, performance.now() - t0)
-  }
-  return round(best, 1)
+  })
 }
 
 /** speedProbe() in a worker thread (best of its tries, as on the main thread). @param {number} tries @returns {Promise<number>} its milliseconds */

@@ -1,6 +1,6 @@
 'use strict'
 
-const { probeParagraphs } = require('../../src/bench/report-md')
+const { probeParagraphs, probeSummary } = require('../../src/bench/report-md')
 const { REFERENCE_WORK_MS } = require('../../src/bench/speed-probe')
 
 /** A machine probe as campaign.js records it. @param {number} workMs @param {number} speedMs */
@@ -34,5 +34,16 @@ describe('the report\'s machine probes', () => {
     expect(text).not.toContain('Work probe')
     expect(text).not.toContain('**')
     expect(text).toContain('400 at the start.')
+  })
+})
+
+describe('one probe in a line', () => {
+  test('the run line and the run\'s heading say every probe the campaign took', () => {
+    expect(probeSummary(probe(131.2, 301.5))).toBe('work probe 131.2 ms, speed probe 301.5 ms, all cores 311.5 ms, fsync p50 0.1 / p99 0.3 ms, process round trip p50 80 µs, from idle 45 µs')
+  })
+
+  test('an earlier result\'s probe without the work and wake probes says only what it took', () => {
+    const old = { speedMs: 81, parallelMs: 85, fsyncMs: { p50: 0.02, p99: 0.05, max: 0.1 } }
+    expect(probeSummary(old)).toBe('speed probe 81 ms, all cores 85 ms, fsync p50 0.02 / p99 0.05 ms')
   })
 })
