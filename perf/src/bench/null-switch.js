@@ -5,7 +5,7 @@
 // the simulated participants, with no Kafka and no database, so their own
 // ceiling is known (PERF.md: benchmark the benchmark).
 //
-//   node perf/src/bench/null-switch.js --callbacks http://127.0.0.1:PORT [--mode full|direct]
+//   node perf/src/bench/null-switch.js --callbacks http://127.0.0.1:PORT [--mode full|direct] [--client pipelined|undici]
 //
 // full (default): POST /transfers → 202, forwards the prepare to the payee,
 //   the payee's PUT fulfilment → 200, checks sha256(fulfilment) = condition,
@@ -22,9 +22,9 @@ const { createAgent, send, targetOf, closeServer, httpDate } = require('../load/
 
 const CONTENT_TYPE = 'application/vnd.interoperability.transfers+json;version=1.1'
 
-/** @param {{ callbacks: string, mode?: 'full' | 'direct', port?: number }} opts */
-async function startNullSwitch ({ callbacks, mode = 'full', port = 0 }) {
-  const agent = createAgent()
+/** @param {{ callbacks: string, mode?: 'full' | 'direct', port?: number, client?: string }} opts client: its HTTP client's kind (http-client.js) */
+async function startNullSwitch ({ callbacks, mode = 'full', port = 0, client = 'pipelined' }) {
+  const agent = createAgent({ kind: client })
   const target = targetOf(callbacks)
   /** @type {Map<string, { payer: string, payee: string, condition: string }>} */
   const inFlight = new Map()
@@ -100,9 +100,9 @@ async function startNullSwitch ({ callbacks, mode = 'full', port = 0 }) {
 }
 
 if (require.main === module) {
-  const { values } = parseArgs({ options: { callbacks: { type: 'string' }, mode: { type: 'string', default: 'full' } } })
+  const { values } = parseArgs({ options: { callbacks: { type: 'string' }, mode: { type: 'string', default: 'full' }, client: { type: 'string', default: 'pipelined' } } })
   if (!values.callbacks) { console.error('usage: null-switch.js --callbacks <url> [--mode full|direct]'); process.exit(2) }
-  startNullSwitch({ callbacks: values.callbacks, mode: /** @type {'full' | 'direct'} */ (values.mode) }).then(({ url, close }) => {
+  startNullSwitch({ callbacks: values.callbacks, mode: /** @type {'full' | 'direct'} */ (values.mode), client: values.client }).then(({ url, close }) => {
     console.log(JSON.stringify({ url }))
     process.once('SIGTERM', () => close().then(() => process.exit(0)))
   }, (err) => { console.error(err); process.exit(1) })

@@ -16,11 +16,11 @@ const { createAgent, send, targetOf, closeServer, httpDate } = require('./http-c
 
 /**
  * @param {{ prefix: string, payers?: number, payees?: number, apiUrl: string, delayMs?: number, failRate?: number,
- *   random?: () => number }} opts
+ *   random?: () => number, httpClient?: string }} opts httpClient: the kind of HTTP client (http-client.js)
  */
-async function startSimulators ({ prefix, payers = 8, payees = 8, apiUrl, delayMs = 0, failRate = 0, random = Math.random }) {
-  /** The connection pool for the payees' answers and the generator's requests; closed with the simulators. */
-  const agent = createAgent()
+async function startSimulators ({ prefix, payers = 8, payees = 8, apiUrl, delayMs = 0, failRate = 0, random = Math.random, httpClient = 'pipelined' }) {
+  /** The HTTP client for the payees' answers and the generator's requests; closed with the simulators. */
+  const agent = createAgent({ kind: httpClient })
   const api = { target: targetOf(apiUrl) }
   /** transferId → fulfilment, set by the generator for the payee. */
   const fulfilments = new Map()

@@ -1,34 +1,62 @@
 'use strict'
 
-// A minimal keep-alive HTTP client for load: one undici Agent (a pool of
-// keep-alive connections per origin), the body sent in one write, the answer
-// read and dropped. undici's client costs about half the CPU per request of
-// node:http's ClientRequest (26–49 against 50–78 µs for a prepare on the
-// Firecracker VM), and the generator and simulators share the machine with
-// the switch they measure.
+// The load's HTTP client: the switch's own pipelined client
+// (@switchyard/shared/http-client), which writes what goes to one origin in
+// one turn of the event loop together. The generator, the simulated
+// participants and the null switch share the machine with the switch they
+// measure, and each write and wake-up they save is CPU the switch gets:
+// undici spent ~50 µs per request in bursts, a socket written once per burst
+// 15–20 µs (docs/performance.md, thirty-ninth and fortieth rounds).
+// `kind: 'undici'` sends with undici's Agent instead, to compare.
+//
+// A pipelined request the connection drops before its answer fails (RFC
+// 9112, section 9.3.2): the generator counts it as refused, never resends it.
 
 const { Agent } = require('undici')
+const { createPipelinedClient } = require('@switchyard/shared/http-client')
 
 /**
- * @param {{ maxSockets?: number }} [opts] maxSockets: connections per origin at most
+ * @typedef {{ send: (origin: string, method: string, path: string, headers: Record<string, string>, body: string | undefined) => Promise<{ status: number, body: string }>,
+ *   destroy: () => Promise<void> }} LoadAgent
  */
-function createAgent ({ maxSockets = 256 } = {}) {
-  return new Agent({ connections: maxSockets, pipelining: 1 })
+
+/**
+ * @param {{ maxSockets?: number, timeoutMs?: number, kind?: string }} [opts] maxSockets: connections per origin at most;
+ *   timeoutMs: a request's whole exchange; kind: 'pipelined' (the default) or 'undici'
+ * @returns {LoadAgent}
+ */
+function createAgent ({ maxSockets = 256, timeoutMs = 30000, kind = 'pipelined' } = {}) {
+  if (kind === 'undici') {
+    const agent = new Agent({ connections: maxSockets, pipelining: 1 })
+    return {
+      async send (origin, method, path, headers, body) {
+        const res = await agent.request({ origin, method: /** @type {any} */ (method), path, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
+        return { status: res.statusCode, body: await res.body.text() }
+      },
+      destroy: () => agent.destroy()
+    }
+  }
+  if (kind !== 'pipelined') throw new Error(`an agent is pipelined or undici, not ${kind}`)
+  const client = createPipelinedClient({ timeoutMs, connections: maxSockets })
+  return {
+    async send (origin, method, path, headers, body) {
+      const r = await client.request({ url: origin + path, method, headers, body, readBody: true })
+      return { status: r.statusCode, body: /** @type {string} */ (r.body) }
+    },
+    destroy: () => client.destroy()
+  }
 }
 
 /**
  * Sends one request; resolves with the status code and body text, rejects
- * when the connection fails or no answer (headers, then body) comes within
- * `timeoutMs`.
- * @param {Agent} agent
+ * when the connection fails or no answer comes within the agent's timeout.
+ * @param {LoadAgent} agent
  * @param {string} origin where the request goes (targetOf)
  * @param {'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} method @param {string} path @param {Record<string, string>} headers @param {string} [body]
- * @param {number} [timeoutMs]
  * @returns {Promise<{ status: number, body: string }>}
  */
-async function send (agent, origin, method, path, headers, body, timeoutMs = 30000) {
-  const res = await agent.request({ origin, method, path, headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
-  return { status: res.statusCode, body: await res.body.text() }
+function send (agent, origin, method, path, headers, body) {
+  return agent.send(origin, method, path, headers, body)
 }
 
 /** The origin of a base URL (scheme, host and port; any path dropped). @param {string} url */
