@@ -1,19 +1,31 @@
 'use strict'
 
-// HTTP for callbacks: one keep-alive undici Pool per origin, with connect and
-// headers timeouts of CALLBACK_TIMEOUT_MS, plus one deadline of the same length
-// over the whole request (undici rounds timeouts of a second or more to its
-// coarse timer tick, and connect + headers could otherwise add up to twice it). Host names are resolved once per
-// host and cached (PERF.md: DNS lookups on the hot path block libuv's small
-// thread pool); keep-alive means new connections — and lookups — are rare
-// anyway. A connection failure drops the cached address, so a participant that
-// moved is found again on the next attempt.
+// HTTP for callbacks, with connect and answer timeouts of CALLBACK_TIMEOUT_MS
+// over the whole request. Two clients (CALLBACK_HTTP_CLIENT):
+// - `pipelined` (the default): the switch's own HTTP/1.1 client
+//   (@switchyard/shared/http-client), which writes the callbacks due to one
+//   host in one turn together, up to CALLBACK_PIPELINING per keep-alive
+//   connection, in one write each. Under load the dispatcher starts a
+//   notification batch's callbacks in one turn, and a write (with the
+//   participant's wake-up it causes) costs more than its bytes
+//   (docs/performance.md, fortieth round). One timer per client, not one per
+//   request.
+// - `undici`: one keep-alive undici Pool per origin, one request per
+//   connection at a time, each written on its own, with one deadline per
+//   request (undici rounds timeouts of a second or more to its coarse timer
+//   tick, and connect + headers could otherwise add up to twice it).
+// Host names are resolved once per host and cached (PERF.md: DNS lookups on
+// the hot path block libuv's small thread pool); keep-alive means new
+// connections — and lookups — are rare anyway. A connection failure drops
+// the cached address, so a participant that moved is found again on the next
+// attempt.
 
 const dns = require('node:dns')
 const { EventEmitter } = require('node:events')
 const { Pool } = require('undici')
+const { createPipelinedClient } = require('@switchyard/shared/http-client')
 
-const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'])
+const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'HTTP_CONNECT_TIMEOUT'])
 // A participant that does not answer in time, whichever of undici's timers fired first.
 const TIMEOUT_ERRORS = new Set(['CALLBACK_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
 
@@ -81,9 +93,48 @@ function callbackOutcome (statusCode, err) {
 }
 
 /**
- * @param {{ timeoutMs: number, lookup?: ReturnType<typeof createCachedLookup> }} opts
+ * @typedef {{ send: (req: { url: string, method: string, headers: Record<string, string>, body: string | null }) => Promise<{ statusCode: number }>,
+ *   close: () => Promise<void>, destroy: () => Promise<void> }} CallbackHttpClient
  */
-function createHttpClient ({ timeoutMs, lookup = createCachedLookup() }) {
+
+/**
+ * @param {{ timeoutMs: number, kind?: 'pipelined' | 'undici', pipelining?: number, lookup?: ReturnType<typeof createCachedLookup> }} opts
+ * @returns {CallbackHttpClient}
+ */
+function createHttpClient ({ timeoutMs, kind = 'pipelined', pipelining = 16, lookup = createCachedLookup() }) {
+  return kind === 'undici' ? createUndiciClient({ timeoutMs, lookup }) : createOwnClient({ timeoutMs, pipelining, lookup })
+}
+
+/**
+ * @param {{ timeoutMs: number, pipelining: number, lookup: ReturnType<typeof createCachedLookup> }} opts
+ * @returns {CallbackHttpClient}
+ */
+function createOwnClient ({ timeoutMs, pipelining, lookup }) {
+  // No connection limit that matters: the dispatcher bounds requests in
+  // flight per participant, and several participants may share one origin.
+  const client = createPipelinedClient({ timeoutMs, pipelining, connections: 1024, keepAliveMs: 30000, lookup })
+  return {
+    /** Resolves with the status code whatever it is; rejects on a timeout or connection error. */
+    async send ({ url, method, headers, body }) {
+      try {
+        return await client.request({ url, method, headers, body })
+      } catch (err) {
+        const code = err && err.code
+        if (CONNECT_ERRORS.has(code)) lookup.forget(new URL(url).hostname)
+        if (code === 'HTTP_TIMEOUT' || code === 'HTTP_CONNECT_TIMEOUT') throw Object.assign(new Error(`no answer within ${timeoutMs} ms`, { cause: err }), { code: 'CALLBACK_TIMEOUT' })
+        throw err
+      }
+    },
+    close: () => client.close(),
+    destroy: () => client.destroy()
+  }
+}
+
+/**
+ * @param {{ timeoutMs: number, lookup: ReturnType<typeof createCachedLookup> }} opts
+ * @returns {CallbackHttpClient}
+ */
+function createUndiciClient ({ timeoutMs, lookup }) {
   /** @type {Map<string, Pool>} */
   const pools = new Map()
 

@@ -20,7 +20,7 @@ function plainError (err) {
 
 if (parentPort) {
   const port = parentPort
-  const client = createHttpClient({ timeoutMs: workerData.timeoutMs })
+  const client = createHttpClient({ timeoutMs: workerData.timeoutMs, kind: workerData.kind, pipelining: workerData.pipelining })
   /** Answers of this turn, as one message. */
   const answers = createPerTurn((/** @type {{ id: number, statusCode?: number, error?: any }[]} */ batch) => port.postMessage(batch))
   let inFlight = 0

@@ -33,10 +33,11 @@ function rebuildError (e) {
 }
 
 /**
- * @param {{ timeoutMs: number, entry?: string }} opts entry: the worker's script (tests start a failing one)
- * @returns {ReturnType<typeof import('./deliver').createHttpClient>}
+ * @param {{ timeoutMs: number, kind?: 'pipelined' | 'undici', pipelining?: number, entry?: string }} opts
+ *   the client's (deliver.js); entry: the worker's script (tests start a failing one)
+ * @returns {import('./deliver').CallbackHttpClient}
  */
-function createThreadedHttpClient ({ timeoutMs, entry = ENTRY }) {
+function createThreadedHttpClient ({ timeoutMs, kind, pipelining, entry = ENTRY }) {
   /** @typedef {{ resolve: (r: { statusCode: number }) => void, reject: (err: Error) => void }} Waiter */
   /** @typedef {{ worker: Worker, pending: Map<number, Waiter>, exited: Promise<void> }} Thread */
   /** @type {Thread | null} */
@@ -56,7 +57,7 @@ function createThreadedHttpClient ({ timeoutMs, entry = ENTRY }) {
 
   /** @returns {Thread} */
   function start () {
-    const worker = new Worker(entry, { workerData: { timeoutMs } })
+    const worker = new Worker(entry, { workerData: { timeoutMs, kind, pipelining } })
     /** @type {Map<number, Waiter>} */
     const pending = new Map()
     /** @param {Error} err */

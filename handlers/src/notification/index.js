@@ -43,9 +43,8 @@ function create (runtime) {
 
   const repository = createRepository(db, { instanceId, leaseMs: config.CALLBACK_LEASE_MS })
   const endpoints = createEndpointCache({ load: repository.loadEndpoints })
-  const http = config.CALLBACK_THREAD
-    ? createThreadedHttpClient({ timeoutMs: config.CALLBACK_TIMEOUT_MS })
-    : createHttpClient({ timeoutMs: config.CALLBACK_TIMEOUT_MS })
+  const client = { timeoutMs: config.CALLBACK_TIMEOUT_MS, kind: config.CALLBACK_HTTP_CLIENT, pipelining: config.CALLBACK_PIPELINING }
+  const http = config.CALLBACK_THREAD ? createThreadedHttpClient(client) : createHttpClient(client)
   const writer = createWriteBuffer({ write: repository.writeOutcomes, logger: log })
   const dispatcher = createDispatcher({ config, logger: log, endpoints, http, writer, producer, deadLetterTopic: dlq, callbacks: runtime.metrics?.callbacks })
   const recovery = createRecovery({

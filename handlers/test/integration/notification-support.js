@@ -33,8 +33,18 @@ async function startParticipant (respond = (_req, res) => { res.statusCode = 200
   const server = http.createServer((req, res) => {
     open++
     maxOpen = Math.max(maxOpen, open)
-    // 'close' fires when the answer is sent or the client gave up on it.
-    res.once('close', () => { open--; closedAt.push(performance.now()) })
+    // Held until the answer is sent or the client gives up on it: the
+    // response's 'close', or the connection's for a request pipelined behind
+    // another (node:http never closes the queued response of a dead socket).
+    const socket = req.socket
+    const finish = () => {
+      res.removeListener('close', finish)
+      socket.removeListener('close', finish)
+      open--
+      closedAt.push(performance.now())
+    }
+    res.once('close', finish)
+    socket.once('close', finish)
     let body = ''
     req.setEncoding('utf8')
     req.on('data', (chunk) => { body += chunk })

@@ -60,10 +60,13 @@ test('each request gets its own status code, sent as asked', async () => {
   expect(new Set(mine.map((r) => r.body)).size).toBe(120)
 })
 
-test('no answer within the timeout rejects with CALLBACK_TIMEOUT, a timeout outcome', async () => {
-  const c = client({ timeoutMs: 300 })
+test.each([
+  ['pipelined', 'HTTP_TIMEOUT'],
+  ['undici', 'UND_ERR_ABORTED']
+])('no answer within the timeout rejects with CALLBACK_TIMEOUT, a timeout outcome (%s client)', async (kind, cause) => {
+  const c = client({ timeoutMs: 300, kind: /** @type {'pipelined' | 'undici'} */ (kind) })
   const err = await put(c, '/silent').catch((e) => e)
-  expect(err).toMatchObject({ code: 'CALLBACK_TIMEOUT', message: 'no answer within 300 ms', cause: { code: 'UND_ERR_ABORTED' } })
+  expect(err).toMatchObject({ code: 'CALLBACK_TIMEOUT', message: 'no answer within 300 ms', cause: { code: cause } })
   expect(callbackOutcome(null, err)).toBe('timeout')
 })
 
