@@ -21,7 +21,11 @@
 //   sent again on another connection, unseen by the caller.
 // - A connection the server closes when idle fails what was just written to
 //   it. To make that rare, a connection is not used past the idle time the
-//   server announces (`Keep-Alive: timeout=N`) less a margin.
+//   server announces (`Keep-Alive: timeout=N`) less a margin; and when it
+//   happens anyway (a connection that had answered before closes with not a
+//   byte of the next answer), the idempotent requests on it (GET, HEAD, PUT,
+//   DELETE, OPTIONS) are sent once more on another connection (section
+//   9.3.1), the others fail.
 //
 // One timer per client, not one per request (a timer per request was a
 // measurable share of the callbacks' garbage: docs/performance.md, fifth and
@@ -40,9 +44,13 @@ const UNSAFE_VALUE = /[\r\n\0]/
 const MAX_HEAD_BYTES = 64 * 1024
 /** Leaves a connection alone this long before the server's announced idle timeout. */
 const IDLE_MARGIN_MS = 1000
+/** Methods a request of which may be sent again when its connection went stale (RFC 9110, section 9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'])
+/** How a kept-alive connection that the server closed meanwhile fails. */
+const STALE = new Set(['ECONNRESET', 'EPIPE', 'HTTP_CONNECTION_CLOSED'])
 
 /**
- * @typedef {{ method: string, head: string, body: string, readBody: boolean, deadline: number,
+ * @typedef {{ method: string, head: string, body: string, readBody: boolean, deadline: number, resent?: boolean,
  *   resolve: (r: { statusCode: number, body?: string }) => void, reject: (err: Error) => void }} Pending
  * @typedef {{ route: Route, inFlight: Pending[], usable: (at: number) => boolean, write: (batch: Pending[]) => void,
  *   sweep: (at: number) => void, end: () => void }} Connection
@@ -166,6 +174,10 @@ function createPipelinedClient ({ timeoutMs, pipelining = 16, connections = 64, 
     let dead = false
     /** The server announced it closes after the answer being read, or after an answer that ran to the close. */
     let lastAnswer = false
+    /** Answers read whole on this connection. */
+    let answered = 0
+    /** Whether any byte of the answer being read has arrived. */
+    let heard = false
     let idleSince = opened
     let idleLimit = keepAliveMs
 
@@ -235,7 +247,15 @@ function createPipelinedClient ({ timeoutMs, pipelining = 16, connections = 64, 
       dead = true
       route.conns.delete(conn)
       socket.destroy()
-      const waiting = inFlight.splice(0)
+      let waiting = inFlight.splice(0)
+      if (err && answered > 0 && !heard && STALE.has(/** @type {any} */ (err).code)) {
+        // A kept-alive connection the server had closed: nothing of these was
+        // answered, and the idempotent ones go once more, first, elsewhere.
+        const again = waiting.filter((p) => IDEMPOTENT.has(p.method) && !p.resent)
+        for (const p of again) p.resent = true
+        route.queue.unshift(...again)
+        waiting = waiting.filter((p) => !again.includes(p))
+      }
       if (waiting.length) {
         const cause = err || httpError(`connection to ${route.key} closed`, 'HTTP_CONNECTION_CLOSED')
         waiting[0].reject(cause)
@@ -252,6 +272,8 @@ function createPipelinedClient ({ timeoutMs, pipelining = 16, connections = 64, 
       p.resolve(p.readBody ? { statusCode: status, body: Buffer.concat(bodyParts).toString('utf8') } : { statusCode: status })
       bodyParts = []
       state = 'head'
+      answered++
+      heard = false
       if (!inFlight.length) idleSince = now()
       if (lastAnswer) {
         // RFC 9112, section 9.6: what was written behind this answer was not
@@ -286,6 +308,7 @@ function createPipelinedClient ({ timeoutMs, pipelining = 16, connections = 64, 
       while (pos < buf.length) {
         if (dead) break
         if (!inFlight.length) throw new Error('an answer to no request')
+        heard = true
         const p = inFlight[0]
         if (state === 'head') {
           const head = upTo('\r\n\r\n', 'answer head')

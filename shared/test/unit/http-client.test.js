@@ -248,3 +248,32 @@ test('close() after destroy() resolves at once, and twice is as once', async () 
   await c.close()
   await Promise.all([c.close(), c.close()])
 })
+
+test('a kept-alive connection closed before a byte of its next answer: its PUT goes once more on a new connection, its POST fails', async () => {
+  // Each connection answers its first request and closes, unanswered, at the next: a server that
+  // closed an idle connection as the request went out.
+  const answered = new WeakSet()
+  const { url, connections } = await rawServer((socket, text) => {
+    const n = countRequests(text)
+    if (n === 1 && !answered.has(socket)) {
+      answered.add(socket)
+      socket.write('HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n')
+    } else if (n >= 2) {
+      socket.destroy()
+    }
+  })
+  const c = client({ timeoutMs: 5000 })
+  expect(await c.request({ url: `${url}/a`, method: 'PUT', body: '{}' })).toEqual({ statusCode: 200 })
+  // Sent again on a second connection, where it is that connection's first request, and answered.
+  expect(await c.request({ url: `${url}/b`, method: 'PUT', body: '{}' })).toEqual({ statusCode: 200 })
+  expect(connections()).toBe(2)
+  await expect(c.request({ url: `${url}/c`, method: 'POST', body: '{}' })).rejects.toMatchObject({ code: expect.stringMatching(/^(HTTP_CONNECTION_CLOSED|ECONNRESET|EPIPE)$/) })
+  expect(connections()).toBe(2)
+})
+
+test('a request the server closes on before any answer, on a new connection, is not sent again', async () => {
+  const { url, connections } = await rawServer((socket) => { socket.destroy() })
+  const c = client({ timeoutMs: 5000 })
+  await expect(c.request({ url, method: 'PUT', body: '{}' })).rejects.toMatchObject({ code: expect.stringMatching(/^(HTTP_CONNECTION_CLOSED|ECONNRESET|EPIPE)$/) })
+  expect(connections()).toBe(1)
+})
