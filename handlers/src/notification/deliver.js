@@ -112,7 +112,7 @@ function createHttpClient ({ timeoutMs, kind = 'pipelined', pipelining = 16, loo
 function createOwnClient ({ timeoutMs, pipelining, lookup }) {
   // No connection limit that matters: the dispatcher bounds requests in
   // flight per participant, and several participants may share one origin.
-  const client = createPipelinedClient({ timeoutMs, pipelining, connections: 1024, keepAliveMs: 30000, lookup })
+  const client = createPipelinedClient({ timeoutMs, pipelining, connections: 1024, lookup })
   return {
     /** Resolves with the status code whatever it is; rejects on a timeout or connection error. */
     async send ({ url, method, headers, body }) {

@@ -5,7 +5,7 @@
 
 const { parentPort, workerData } = require('node:worker_threads')
 const { createHttpClient } = require('./deliver')
-const { createPerTurn } = require('./per-turn')
+const { createPerTurn } = require('@switchyard/shared/per-turn')
 
 /** @param {any} err @returns {{ name?: string, message: string, code?: string, cause?: any }} */
 function plainError (err) {

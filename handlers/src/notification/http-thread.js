@@ -15,7 +15,7 @@
 
 const path = require('node:path')
 const { Worker } = require('node:worker_threads')
-const { createPerTurn } = require('./per-turn')
+const { createPerTurn } = require('@switchyard/shared/per-turn')
 
 const ENTRY = path.join(__dirname, 'http-thread-worker.js')
 

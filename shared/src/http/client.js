@@ -37,6 +37,7 @@
 const net = require('node:net')
 const tls = require('node:tls')
 const { performance } = require('node:perf_hooks')
+const { createPerTurn } = require('../per-turn')
 
 /** Header names the client writes itself; a caller's are left out. */
 const OWN_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade'])
@@ -75,13 +76,14 @@ function httpError (message, code, cause) {
 function createPipelinedClient ({ timeoutMs, pipelining = 16, connections = 64, keepAliveMs = 30000, lookup, tls: tlsOptions = {}, now = () => performance.now() }) {
   /** @type {Map<string, Route>} */
   const routes = new Map()
-  /** @type {Set<Route>} routes with requests queued this turn */
-  const dirty = new Set()
-  let flushScheduled = false
+  /** Routes whose queues are dispatched at the end of this turn. */
+  const turn = createPerTurn((/** @type {Route[]} */ queued) => { for (const route of new Set(queued)) dispatch(route) })
   let closing = false
   let drained = false
-  /** @type {(() => void) | null} */
-  let onDrained = null
+  /** @type {() => void} */
+  let markDrained = () => {}
+  /** What close() resolves with: every request answered (or failed) and every connection ended. */
+  const drainedAll = new Promise((resolve) => { markDrained = () => resolve(undefined) })
   /** @type {NodeJS.Timeout | null} */
   let sweeper = null
   const tickMs = Math.max(5, Math.min(250, Math.floor(timeoutMs / 20)))
@@ -126,21 +128,9 @@ function createPipelinedClient ({ timeoutMs, pipelining = 16, connections = 64, 
       if (text || method === 'POST' || method === 'PUT' || method === 'PATCH') head += `content-length: ${Buffer.byteLength(text)}\r\n`
       head += '\r\n'
       route.queue.push({ method, head, body: text, readBody, deadline: now() + timeoutMs, resolve, reject })
-      schedule(route)
+      turn.push(route)
       startSweeper()
     })
-  }
-
-  /** The route's queue is dispatched at the end of this turn. @param {Route} route */
-  function schedule (route) {
-    dirty.add(route)
-    if (!flushScheduled) { flushScheduled = true; setImmediate(flush) }
-  }
-
-  function flush () {
-    flushScheduled = false
-    for (const route of dirty) dispatch(route)
-    dirty.clear()
   }
 
   /** Puts a route's queued requests on its connections, one write per connection. @param {Route} route */
@@ -213,8 +203,8 @@ function createPipelinedClient ({ timeoutMs, pipelining = 16, connections = 64, 
         if (inFlight.length && inFlight[0].deadline <= at) return fail(httpError(`no answer within ${timeoutMs} ms`, 'HTTP_TIMEOUT'))
         if (!inFlight.length && connected && at - idleSince > idleLimit) fail(null)
       },
-      /** Ends the connection once its answers are in (a graceful close). */
-      end () { if (!inFlight.length) fail(null) }
+      /** Ends the connection; nothing may be waiting on it any more. */
+      end () { fail(null) }
     }
 
     socket.on('connect', () => { connected = true; idleSince = now() })
@@ -262,7 +252,7 @@ function createPipelinedClient ({ timeoutMs, pipelining = 16, connections = 64, 
         const behind = httpError(`connection to ${route.key} closed before this request was answered (${cause.message})`, 'HTTP_CONNECTION_CLOSED', cause)
         for (let i = 1; i < waiting.length; i++) waiting[i].reject(behind)
       }
-      if (route.queue.length) schedule(route)
+      if (route.queue.length) turn.push(route)
       if (closing) checkDrained()
     }
 
@@ -282,7 +272,7 @@ function createPipelinedClient ({ timeoutMs, pipelining = 16, connections = 64, 
         route.queue.unshift(...unread)
         fail(null)
       } else if (route.queue.length) {
-        schedule(route)
+        turn.push(route)
       } else if (closing) {
         checkDrained()
       }
@@ -400,7 +390,7 @@ function createPipelinedClient ({ timeoutMs, pipelining = 16, connections = 64, 
       for (const conn of route.conns) conn.sweep(at)
       if (route.queue.length || route.conns.size) any = true
     }
-    if (!any && sweeper) { clearInterval(sweeper); sweeper = null }
+    if (!any) stopSweeper()
     if (closing) checkDrained()
   }
 
@@ -408,6 +398,11 @@ function createPipelinedClient ({ timeoutMs, pipelining = 16, connections = 64, 
     if (sweeper) return
     sweeper = setInterval(sweep, tickMs)
     sweeper.unref()
+  }
+
+  function stopSweeper () {
+    if (sweeper) clearInterval(sweeper)
+    sweeper = null
   }
 
   /** Once closing and nothing is left to answer: ends every connection and resolves close(). */
@@ -419,23 +414,15 @@ function createPipelinedClient ({ timeoutMs, pipelining = 16, connections = 64, 
     }
     drained = true
     for (const route of routes.values()) for (const conn of [...route.conns]) conn.end()
-    if (sweeper) { clearInterval(sweeper); sweeper = null }
-    if (onDrained) onDrained()
+    stopSweeper()
+    markDrained()
   }
 
-  /** @type {Promise<void> | null} */
-  let closed = null
-  /** Takes no more requests, waits for those in flight, then closes every connection. @returns {Promise<void>} */
+  /** Takes no more requests, waits for those queued and in flight, then closes every connection. @returns {Promise<void>} */
   function close () {
     closing = true
-    if (!closed) {
-      closed = new Promise((resolve) => {
-        onDrained = resolve
-        if (drained) resolve()
-        else if (!flushScheduled) checkDrained()
-      })
-    }
-    return closed
+    checkDrained()
+    return drainedAll
   }
 
   /** Fails every request queued or in flight and closes every connection. @returns {Promise<void>} */
@@ -444,11 +431,9 @@ function createPipelinedClient ({ timeoutMs, pipelining = 16, connections = 64, 
     const err = httpError('HTTP client destroyed', 'HTTP_CLIENT_CLOSED')
     for (const route of routes.values()) {
       for (const p of route.queue.splice(0)) p.reject(err)
-      for (const conn of [...route.conns]) { conn.inFlight.splice(0).forEach((p) => p.reject(err)); conn.end() }
+      for (const conn of route.conns) for (const p of conn.inFlight.splice(0)) p.reject(err)
     }
-    drained = true
-    if (sweeper) { clearInterval(sweeper); sweeper = null }
-    if (onDrained) onDrained()
+    checkDrained()
   }
 
   /** Connections open per origin, for tests and metrics. */

@@ -1,8 +1,9 @@
 'use strict'
 
 // Items pushed within one turn of the event loop, handed over together at its
-// end: the callback thread and the main thread (http-thread.js) exchange one
-// message per turn, not one per request.
+// end: the callback thread and the main thread (handlers' http-thread.js)
+// exchange one message per turn, not one per request, and the pipelined HTTP
+// client (http/client.js) writes a turn's requests to one origin together.
 
 /**
  * @template T
