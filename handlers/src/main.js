@@ -56,6 +56,20 @@ async function startHandlers (runtime, requested) {
       onGroup: runtime.metrics.sharedTransactions.onGroup
     })
     : null
+  // What the stages here commit for the notification topic reaches this
+  // process's notification handler at once, while it is its group's only
+  // member and so will consume every one of those records itself: their
+  // callbacks are tried before the records are produced, and adopted by them
+  // when they arrive (CALLBACK_EARLY, notification/dispatcher.js).
+  /** @type {{ topic: string, deliver: (messages: import('./notification/message').WireMessage[]) => void, owns: () => boolean } | null} */
+  let early = null
+  /** @param {import('./notification/message').WireMessage[]} messages */
+  const onCommitted = (messages) => {
+    if (!early || !early.owns()) return
+    const topic = early.topic
+    const mine = messages.filter((m) => m.topic === topic)
+    if (mine.length) early.deliver(mine)
+  }
   for (const name of resolveNames(requested)) {
     const logger = runtime.logger.child({ handler: name })
     const spec = await HANDLERS[name]().create({ ...runtime, logger })
@@ -80,8 +94,10 @@ async function startHandlers (runtime, requested) {
         // its waiting before its transaction opens: otherwise it would hold
         // every other stage's shared commit for as long.
         readsFirst: Boolean(spec.waitsOutsideDb),
+        onCommitted,
         settings: runnerSettings(config)
       })
+      if (spec.early) early = { ...spec.early, owns: runner.ownsAll }
       runtime.lifecycle.add(`${name} consumer`, () => runner.stop())
       runtime.metrics.watchGroup(groupId, topics)
       runtime.metrics.watchKafka(name, runner.consumer)

@@ -13,6 +13,17 @@
 // in the transaction that records the notification as applied. Until that
 // transaction has committed (written), the callback's later outcomes wait
 // with it, so no update ever reaches the database before its row.
+//
+// Earlier still (deliverEarly): a stage in this process whose transaction has
+// just committed a notification hands it over before it is even produced
+// (CALLBACK_EARLY). Its callback is tried at once, under a provisional id, and
+// waits, whatever its first attempt's outcome, for the notification's record
+// to reach deliverFirst, which adopts it by its content: the record's id
+// replaces the provisional one, and from there it is any other callback.
+// Until then it makes one attempt and no more, holds no lease and is not
+// written anywhere; one never adopted (its record went to another replica
+// after a rebalance) is dropped after EARLY_KEEP_MS, and its record's owner
+// delivers it again, as callbacks are at least once.
 
 const { performance } = require('node:perf_hooks')
 const { traceCallback } = require('./trace-callback')
@@ -30,6 +41,16 @@ const { describeError, callbackOutcome } = require('./deliver')
  */
 const { NO_CALLBACK_METRICS } = require('@switchyard/shared/metrics')
 const { settledWithin } = require('@switchyard/shared/settled-within')
+
+/** How long a callback tried early waits for its record before it is forgotten. */
+const EARLY_KEEP_MS = 60000
+
+/**
+ * What makes two callbacks the same one: everything that is sent, and to whom.
+ * Both sides compute it once the record's trace headers are in the job's.
+ * @param {Job} job
+ */
+const contentKey = (job) => JSON.stringify([job.participant, job.endpointType, job.method, job.path, job.transferId, job.headers, job.body])
 
 /**
  * @param {{ config: import('@switchyard/shared/config').Config, logger: import('pino').Logger,
@@ -58,6 +79,13 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
    * @type {Map<string, Job>}
    */
   const unwritten = new Map()
+  /**
+   * Callbacks tried early (deliverEarly), by content, oldest first, until
+   * deliverFirst adopts them or EARLY_KEEP_MS passes.
+   * @type {Map<string, Job>}
+   */
+  const early = new Map()
+  let earlySeq = 0
   /** @type {Map<string, { ready: Job[], inFlight: number }>} one lane per participant */
   const lanes = new Map()
   /** @type {Map<string, NodeJS.Timeout>} */
@@ -188,6 +216,8 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
         known.unwrittenAt = now
         return known
       }
+      const tried = early.size ? adopt(job.callbackId, contentKey(job), now) : undefined
+      if (tried) return tried
       job.notes = []
       job.unwrittenAt = now
       unwritten.set(job.callbackId, job)
@@ -202,6 +232,65 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     for (const job of mine) if (job.running && (answerMs.get(job.participant) ?? 0) <= waitMs) firsts.push(job.running)
     if (firsts.length && waitMs > 0) await settledWithin(Promise.all(firsts), waitMs)
     return mine.map(snapshot)
+  }
+
+  /**
+   * Tries callbacks at once, ahead of their notification's record, which
+   * deliverFirst then matches with them (adopt). A callback whose twin is
+   * already waiting is left to its record.
+   * @param {Job[]} jobs
+   */
+  function deliverEarly (jobs) {
+    if (stopping) return
+    const now = Date.now()
+    for (const [key, job] of early) {
+      if (job.earlyAt === undefined || job.earlyAt > now - EARLY_KEEP_MS) break
+      early.delete(key)
+    }
+    for (const job of jobs) {
+      const key = contentKey(job)
+      if (early.has(key)) continue
+      job.callbackId = `early:${++earlySeq}`
+      job.earlyAt = now
+      job.notes = []
+      early.set(key, job)
+      ready(job)
+    }
+  }
+
+  /**
+   * The callback tried early with this content, if any, now known by the
+   * record's id (its outcomes so far too) and owned as deliverFirst's own.
+   * @param {string} callbackId @param {string} key @param {number} now
+   * @returns {Job | undefined}
+   */
+  function adopt (callbackId, key, now) {
+    const job = early.get(key)
+    if (!job) return undefined
+    early.delete(key)
+    job.callbackId = callbackId
+    job.earlyAt = undefined
+    for (const n of job.notes || []) n.row.callbackId = callbackId
+    job.unwrittenAt = now
+    unwritten.set(callbackId, job)
+    if (!job.done && !stopping) held.set(callbackId, job)
+    // Its next attempt was put off until now.
+    if (job.parkedFor !== undefined) {
+      const ms = job.parkedFor - now
+      job.parkedFor = undefined
+      if (!stopping) waitFor(job, ms)
+    }
+    return job
+  }
+
+  /**
+   * An early callback's next step waits for adoption.
+   * @param {Job} job @param {number} ms @returns {boolean} whether it was parked
+   */
+  function parked (job, ms) {
+    if (job.earlyAt === undefined) return false
+    job.parkedFor = Date.now() + ms
+    return true
   }
 
   /**
@@ -263,7 +352,9 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     } catch (err) {
       // The database failed, not the participant: retry without spending an attempt.
       logger.warn({ err, participant: job.participant }, 'could not read callback endpoints')
-      return waitFor(job, retryDelay(job.attempts + 1, limits))
+      const delay = retryDelay(job.attempts + 1, limits)
+      if (!parked(job, delay)) waitFor(job, delay)
+      return
     }
     const n = job.attempts + 1
     const at = new Date()
@@ -303,17 +394,20 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     callbacks.attempt(callbackOutcome(statusCode, failure), durationMs / 1000)
     if (!error) {
       held.delete(job.callbackId)
+      job.done = true
       note(job, 'update', { callbackId: job.callbackId, status: 'DELIVERED', attempts: n, lastError: null, nextAttemptAt: null, deliveredAt: new Date() })
       return
     }
     job.lastError = error
     if (job.exhausted || n >= maxAttempts) {
       job.exhausted = true
+      // Dead-lettered once it is adopted, as its record's own.
+      if (parked(job, 0)) return
       return giveUp(job)
     }
     const delay = retryDelay(n, limits)
     note(job, 'update', { callbackId: job.callbackId, status: 'PENDING', attempts: n, lastError: error, nextAttemptAt: new Date(Date.now() + delay), deliveredAt: null })
-    waitFor(job, delay)
+    if (!parked(job, delay)) waitFor(job, delay)
   }
 
   /** Dead-letters, then records FAILED. @param {Job} job */
@@ -327,6 +421,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
       return waitFor(job, limits.maxMs)
     }
     held.delete(job.callbackId)
+    job.done = true
     callbacks.failed()
     note(job, 'update', { callbackId: job.callbackId, status: 'FAILED', attempts: job.attempts, lastError: job.lastError ?? null, nextAttemptAt: null, deliveredAt: null })
     logger.warn({ callbackId: job.callbackId, participant: job.participant, attempts: job.attempts, error: job.lastError }, 'callback failed; dead-lettered')
@@ -352,10 +447,12 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     held.clear()
     lanes.clear()
     unwritten.clear()
+    early.clear()
   }
 
   return {
     enqueue,
+    deliverEarly,
     deliverFirst,
     written,
     unwrittenBetween,

@@ -60,6 +60,29 @@ function createHandleBatch ({ repository, dispatcher, deadLetterTopic, inlineWai
 }
 
 /**
+ * The callbacks of notifications another stage of this process has just
+ * committed, as the records that will carry them will give them
+ * (CALLBACK_EARLY; dispatcher.deliverEarly). Their ids are the dispatcher's
+ * to give until the records come; one that is not a valid notification is
+ * left to its record, which dead-letters it.
+ * @param {import('./message').WireMessage[]} messages on the notification topic
+ * @returns {import('./message').Job[]}
+ */
+function earlyJobs (messages) {
+  /** @type {import('./message').Job[]} */
+  const jobs = []
+  for (const m of messages) {
+    let value
+    try { value = JSON.parse(m.value) } catch { continue }
+    const { job } = toJob({ topic: m.topic, partition: -1, offset: -1n, key: m.key, value, headers: m.headers, timestamp: 0, raw: null })
+    if (!job) continue
+    Object.assign(job.headers, traceHeaders({ headers: m.headers }))
+    jobs.push(job)
+  }
+  return jobs
+}
+
+/**
  * Read with BEGIN in the transaction's first round trip: which of the
  * batch's callbacks have rows already.
  * @param {import('./message').IncomingMessage[]} records
@@ -68,4 +91,4 @@ function notificationPrefetch (records) {
   return [existingCallbacksQuery(records.map(callbackIdOf))]
 }
 
-module.exports = { createHandleBatch, notificationPrefetch }
+module.exports = { createHandleBatch, notificationPrefetch, earlyJobs }

@@ -23,7 +23,7 @@ const { createWriteBuffer } = require('./write-buffer')
 const { createDispatcher } = require('./dispatcher')
 const { createRecovery } = require('./recovery')
 const { createRetention } = require('./retention')
-const { createHandleBatch, notificationPrefetch } = require('./handle')
+const { createHandleBatch, notificationPrefetch, earlyJobs } = require('./handle')
 
 /** Who holds a claim: unique per process, readable by an operator (fits callback.claimed_by). */
 const createInstanceId = () => `${os.hostname().slice(0, 40)}-${process.pid}-${crypto.randomBytes(4).toString('hex')}`
@@ -80,7 +80,12 @@ function create (runtime) {
     prefetch: notificationPrefetch,
     // It waits for HTTP (CALLBACK_INLINE_WAIT_MS): reads and delivers
     // before its transaction opens (RunnerOptions.readsFirst).
-    waitsOutsideDb: true
+    waitsOutsideDb: true,
+    // The notifications the other stages of this process commit, handed
+    // over before they are produced (CALLBACK_EARLY, main.js).
+    early: config.CALLBACK_EARLY
+      ? { topic, deliver: (/** @type {import('./message').WireMessage[]} */ messages) => dispatcher.deliverEarly(earlyJobs(messages)) }
+      : undefined
   }
 }
 

@@ -21,11 +21,15 @@ const MAX = { to: 128, transferId: 36, endpointType: 64, path: 256, headers: 655
  * `notes` are the outcomes of a callback whose row is not written yet
  * (`noted` of them went into the row; `unwrittenAt` is when a consumer's
  * transaction last took it up, in ms since the epoch); `running` is its
- * attempt in flight.
+ * attempt in flight; `done` says it was delivered or given up. A callback
+ * tried early (dispatcher.deliverEarly) has `earlyAt`, when it was handed
+ * over, until its record adopts it, and `parkedFor`, when its next step is
+ * due, if that step waits for the adoption.
  * @typedef {{ callbackId: string, participant: string, transferId: string | null, endpointType: string,
  *   method: string, path: string, headers: Record<string, string>, body: string | null, attempts: number,
  *   dueInMs: number, lastError?: string | null, exhausted?: boolean, lost?: boolean,
- *   notes?: import('./dispatcher').Note[], noted?: number, unwrittenAt?: number, running?: Promise<void> }} Job
+ *   notes?: import('./dispatcher').Note[], noted?: number, unwrittenAt?: number, running?: Promise<void>,
+ *   done?: boolean, earlyAt?: number, parkedFor?: number }} Job
  */
 
 /**

@@ -15,7 +15,7 @@ const { injectSpan } = require('@switchyard/shared/tracing')
 
 /**
  * @template T
- * @param {{ participant: string, transferId: string | null, method: string, path: string, headers: Record<string, string>, attempts: number }} job
+ * @param {{ participant: string, transferId: string | null, method: string, path: string, headers: Record<string, string>, attempts: number, earlyAt?: number }} job
  * @param {string} url
  * @param {(headers: Record<string, string>) => Promise<T & { statusCode: number }>} send called with the headers to send
  * @returns {Promise<T & { statusCode: number }>}
@@ -37,6 +37,8 @@ async function traceCallback (job, url, send) {
     'url.full': url
   }
   if (job.transferId) attributes['switchyard.transfer_id'] = job.transferId
+  // Tried as its notification was committed, before its record was consumed (CALLBACK_EARLY).
+  if (job.earlyAt !== undefined) attributes['switchyard.callback.early'] = true
   const span = trace.getTracer('switchyard').startSpan(`callback ${job.method} ${job.path.replace(/\/transfers\/[^/]+/, '/transfers/{id}')}`,
     { kind: SpanKind.CLIENT, attributes }, propagation.extract(ROOT_CONTEXT, stored))
   if (span.isRecording()) injectSpan(span, headers)

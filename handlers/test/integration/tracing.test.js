@@ -4,7 +4,8 @@
 // (one process) and as operators run it (the API and the handlers apart),
 // with the file exporter on; a handful of transfers; then the gap report
 // finds every stage of each transfer, in order, with non-negative gaps, in
-// one trace from the payer's POST to the payer's commit callback.
+// one trace from the payer's POST to the payer's commit callback, and each
+// callback sent as its position stage committed (CALLBACK_EARLY).
 
 const fs = require('node:fs')
 const os = require('node:os')
@@ -53,9 +54,13 @@ test.each([['one process', oneProcess], ['the API and the handlers apart', apart
 
   const report = buildReport(await loadSpans([dir]), { top: 3, transferIds: ids })
   expect(report.missing).toEqual([])
+  // The handlers share a process with the notification handler, which is
+  // its group's only member: each callback is tried as its position stage
+  // commits (CALLBACK_EARLY), so the notification stage that records it may
+  // come before or after it, but never before its position stage.
   const expected = [
-    'API POST /transfers', 'prepare', 'position reserve', 'notification', 'callback POST',
-    'API PUT /transfers/{id}', 'fulfil', 'position commit', 'notification', 'callback PUT'
+    'API POST /transfers', 'prepare', 'position reserve', 'callback POST',
+    'API PUT /transfers/{id}', 'fulfil', 'position commit', 'callback PUT'
   ]
   for (const transfer of report.details) {
     const labels = transfer.events.map((e) => e.label)
@@ -67,6 +72,15 @@ test.each([['one process', oneProcess], ['the API and the handlers apart', apart
       at = next
     }
     expect(labels.filter((l) => l === 'callback PUT')).toHaveLength(2)
+    const notifications = labels.flatMap((l, i) => (l === 'notification' ? [i] : []))
+    expect(notifications).toHaveLength(3)
+    expect(notifications[0]).toBeGreaterThan(labels.indexOf('position reserve'))
+    expect(notifications[1]).toBeGreaterThan(labels.indexOf('position commit'))
+    // Each callback was sent early, and once.
+    const callbacks = transfer.events.filter((e) => e.kind === 'callback')
+    expect(callbacks.map((e) => ({ label: e.label, early: /\bearly\b/.test(e.detail) }))).toEqual([
+      { label: 'callback POST', early: true }, { label: 'callback PUT', early: true }, { label: 'callback PUT', early: true }
+    ])
     expect(transfer.events.every((e) => e.gapBeforeMs >= 0)).toBe(true)
     expect(transfer.events.filter((e) => e.kind === 'stage').every((e) => e.queueGapMs !== null && e.queueGapMs >= 0)).toBe(true)
     // One tree from the payer's POST to the payer's commit callback.

@@ -10,6 +10,7 @@ const { startParticipant, newCondition } = require('../../../perf/src/load/parti
 const { ledgerSums, waitAllFinal, overdueTransfers } = require('../../../test/support/ledger')
 const { unique } = require('../../../test/support/config')
 const { requestHash } = require('../../src/common/hash')
+const { waitUntil } = require('../../../test/support/wait')
 
 let sy
 let sumsBefore
@@ -70,6 +71,33 @@ test('golden path: the payee gets the payer\'s request, both get COMMITTED, posi
 
   expect(await sy.position(payer.name)).toBe('100.5')
   expect(await sy.position(payee.name)).toBe('-100.5')
+})
+
+test('each callback reaches its participant once and is recorded once: delivered at its first attempt, under the id of the record that asked for it', async () => {
+  const parties = await pair()
+  const { payer, payee } = parties
+  const { id } = await send(parties)
+  await payer.waitFor(put(id), 'PUT COMMITTED')
+  await payee.waitFor(put(id), 'PUT COMMITTED')
+  // The notification stage writes the rows once it has the records: the
+  // callbacks were tried before that (CALLBACK_EARLY), and the records took
+  // those attempts over rather than making their own.
+  const rows = await waitUntil(async () => {
+    const found = await sy.db('callback').where({ transfer_id: id }).select('callback_id', 'participant', 'method', 'path', 'status', 'attempts')
+    return found.length >= 3 && found.every((r) => r.status === 'DELIVERED') && found
+  }, { what: 'three delivered callback rows' })
+  expect(rows.map(({ participant, method, path, status, attempts }) => ({ participant, method, path, status, attempts })).sort((a, b) => a.participant.localeCompare(b.participant) || a.method.localeCompare(b.method))).toEqual([
+    { participant: payee.name, method: 'POST', path: '/transfers', status: 'DELIVERED', attempts: 1 },
+    { participant: payee.name, method: 'PUT', path: `/transfers/${id}`, status: 'DELIVERED', attempts: 1 },
+    { participant: payer.name, method: 'PUT', path: `/transfers/${id}`, status: 'DELIVERED', attempts: 1 }
+  ].sort((a, b) => a.participant.localeCompare(b.participant) || a.method.localeCompare(b.method)))
+  // Named after the notification record: topic, partition and offset.
+  for (const r of rows) expect(r.callback_id).toMatch(new RegExp(`^${sy.config.KAFKA_TOPIC_PREFIX.replace(/\./g, '\\.')}notification:\\d+:\\d+@`))
+  const attempts = await sy.db('callback_attempt').whereIn('callback_id', rows.map((r) => r.callback_id)).select('callback_id', 'attempt', 'status_code')
+  expect(attempts.map((a) => [a.callback_id, a.attempt, a.status_code]).sort()).toEqual(rows.map((r) => [r.callback_id, 1, 200]).sort())
+  expect(countOf(payee, (r) => r.method === 'POST' && r.path === '/transfers' && r.body.transferId === id)).toBe(1)
+  expect(countOf(payee, put(id))).toBe(1)
+  expect(countOf(payer, put(id))).toBe(1)
 })
 
 test('the payer gets the payee\'s PUT as the payee sent it: its extensionList, its completedTimestamp, its signature', async () => {

@@ -23,7 +23,7 @@ function scriptedHttp () {
   const waiting = []
   return {
     waiting,
-    send: () => new Promise((resolve, reject) => waiting.push({ resolve, reject })),
+    send: (req) => new Promise((resolve, reject) => waiting.push({ resolve, reject, req })),
     answer: (i, statusCode) => waiting[i].resolve({ statusCode }),
     fail: (i, err) => waiting[i].reject(err),
     destroy: async () => { for (const w of waiting) w.reject(new Error('destroyed')) }
@@ -35,16 +35,17 @@ const REGISTERED = { get: async () => ({ registered: true, value: 'http://dfsp.t
 function setup ({ config = CONFIG, endpoints = REGISTERED } = {}) {
   const http = scriptedHttp()
   const written = { attempts: [], updates: [] }
+  const deadLetters = []
   const dispatcher = createDispatcher({
     config: /** @type {any} */ (config),
     logger: pino({ level: 'silent' }),
     endpoints: /** @type {any} */ (endpoints),
     http: /** @type {any} */ (http),
     writer: /** @type {any} */ ({ attempt: (r) => written.attempts.push(r), update: (r) => written.updates.push(r) }),
-    producer: { send: async () => {} },
+    producer: { send: async (messages) => { deadLetters.push(...messages) } },
     deadLetterTopic: 'dlq'
   })
-  return { http, written, dispatcher }
+  return { http, written, dispatcher, deadLetters }
 }
 
 const until = async (check) => { while (!check()) await new Promise((resolve) => setImmediate(resolve)) }
@@ -165,4 +166,122 @@ test('a callback whose lease another instance took over is dropped: no attempt a
   expect(http.waiting).toHaveLength(1)
   expect(written).toEqual({ attempts: [], updates: [] })
   await dispatcher.stop(0)
+})
+
+// deliverEarly: a stage of this process has just committed a notification;
+// its callback is tried before the record is consumed, and the record, when
+// deliverFirst gets it, takes the attempt over instead of making another.
+
+/** The same callback as the record that carries it will give it: a copy with the record's id. */
+const asRecord = (j, callbackId) => ({ ...j, headers: { ...j.headers }, callbackId, attempts: 0 })
+
+test('a callback tried early is adopted by its record: one request, and the row under the record\'s id', async () => {
+  const { http, written, dispatcher } = setup()
+  const j = job('fast')
+  dispatcher.deliverEarly([{ ...j }])
+  // Sent at once, before any record.
+  await until(() => http.waiting.length === 1)
+  expect(http.waiting[0].req).toMatchObject({ method: 'PUT', url: `http://dfsp.test${j.path}` })
+  http.answer(0, 200)
+  await new Promise((resolve) => setTimeout(resolve, 10))
+  // Nothing written, and nothing held under a lease, until the record comes.
+  expect(written).toEqual({ attempts: [], updates: [] })
+  expect(dispatcher.size()).toBe(0)
+  const [outcome] = await dispatcher.deliverFirst([asRecord(j, 'topic:0:7')], LONG_WAIT_MS)
+  expect(http.waiting).toHaveLength(1)
+  expect(outcome.job.callbackId).toBe('topic:0:7')
+  expect(outcome.state).toMatchObject({ callbackId: 'topic:0:7', status: 'DELIVERED', attempts: 1 })
+  expect(outcome.attempts).toEqual([expect.objectContaining({ callbackId: 'topic:0:7', attempt: 1, statusCode: 200 })])
+  await dispatcher.stop(0)
+})
+
+test('the record waits for an early attempt still in flight, as for its own first attempt', async () => {
+  const { http, dispatcher } = setup()
+  const j = job('fast')
+  dispatcher.deliverEarly([{ ...j }])
+  await until(() => http.waiting.length === 1)
+  const first = dispatcher.deliverFirst([asRecord(j, 'topic:1:3')], LONG_WAIT_MS)
+  http.answer(0, 200)
+  const [outcome] = await first
+  expect(http.waiting).toHaveLength(1)
+  expect(outcome.state).toMatchObject({ callbackId: 'topic:1:3', status: 'DELIVERED', attempts: 1 })
+  await dispatcher.stop(0)
+})
+
+test('an early attempt that fails is not retried until its record adopts it; then it is, on its schedule', async () => {
+  const { http, written, dispatcher } = setup({ config: { ...CONFIG, CALLBACK_BACKOFF_MS: 1, CALLBACK_MAX_BACKOFF_MS: 1, CALLBACK_MAX_ATTEMPTS: 3 } })
+  const j = job('flaky')
+  dispatcher.deliverEarly([{ ...j }])
+  await until(() => http.waiting.length === 1)
+  http.answer(0, 503)
+  // Well past its 1 ms backoff: no second attempt before the record.
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  expect(http.waiting).toHaveLength(1)
+  const [outcome] = await dispatcher.deliverFirst([asRecord(j, 'topic:2:9')], LONG_WAIT_MS)
+  expect(outcome.state).toMatchObject({ callbackId: 'topic:2:9', status: 'PENDING', attempts: 1, lastError: expect.stringContaining('HTTP 503') })
+  expect(dispatcher.heldIds()).toEqual(['topic:2:9'])
+  dispatcher.written([outcome.job])
+  await until(() => http.waiting.length === 2)
+  http.answer(1, 200)
+  await until(() => written.updates.some((u) => u.status === 'DELIVERED'))
+  expect(written.attempts).toEqual([expect.objectContaining({ callbackId: 'topic:2:9', attempt: 2, statusCode: 200 })])
+  expect(dispatcher.size()).toBe(0)
+  await dispatcher.stop(0)
+})
+
+test('an early callback that can never be delivered is dead-lettered only once its record adopts it', async () => {
+  const endpoints = { get: async () => ({ registered: false, value: null }) }
+  const { written, dispatcher, deadLetters } = setup({ endpoints })
+  const j = job('gone')
+  dispatcher.deliverEarly([{ ...j }])
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  expect(deadLetters).toEqual([])
+  const [outcome] = await dispatcher.deliverFirst([asRecord(j, 'topic:0:1')], LONG_WAIT_MS)
+  dispatcher.written([outcome.job])
+  await until(() => written.updates.some((u) => u.status === 'FAILED'))
+  expect(deadLetters).toEqual([expect.objectContaining({ topic: 'dlq', value: expect.stringContaining('"callbackId":"topic:0:1"') })])
+  expect(written.updates.at(-1)).toMatchObject({ callbackId: 'topic:0:1', status: 'FAILED' })
+  await dispatcher.stop(0)
+})
+
+test('a record whose content differs is not taken for an early callback; a twin handed over early is left to its own record', async () => {
+  const { http, dispatcher } = setup()
+  const j = job('p')
+  dispatcher.deliverEarly([{ ...j }, { ...j, headers: {} }])
+  await until(() => http.waiting.length === 1)
+  http.answer(0, 200)
+  // Another body: a callback of its own.
+  const other = { ...asRecord(j, 'topic:0:1'), body: '{"x":1}' }
+  const firsts = dispatcher.deliverFirst([other, asRecord(j, 'topic:0:2'), asRecord(j, 'topic:0:3')], LONG_WAIT_MS)
+  await until(() => http.waiting.length === 3)
+  http.answer(1, 200)
+  http.answer(2, 200)
+  const [a, b, c] = await firsts
+  expect(http.waiting.map((w) => w.req.body)).toEqual(['{}', '{"x":1}', '{}'])
+  expect([a, b, c].map((o) => o.state && o.state.status)).toEqual(['DELIVERED', 'DELIVERED', 'DELIVERED'])
+  // The first twin adopted the early attempt; the second was delivered as its record asked.
+  expect(b.attempts).toEqual([expect.objectContaining({ callbackId: 'topic:0:2', attempt: 1 })])
+  await dispatcher.stop(0)
+})
+
+test('an early callback its record never reaches is forgotten after a minute; the record, if it comes later, is delivered again', async () => {
+  const { http, dispatcher } = setup()
+  const clock = jest.spyOn(Date, 'now').mockReturnValue(1000)
+  try {
+    const j = job('p')
+    dispatcher.deliverEarly([{ ...j }])
+    await until(() => http.waiting.length === 1)
+    http.answer(0, 200)
+    clock.mockReturnValue(1000 + 60001)
+    // Any hand-over sweeps what has waited too long.
+    dispatcher.deliverEarly([])
+    const first = dispatcher.deliverFirst([asRecord(j, 'topic:0:5')], LONG_WAIT_MS)
+    await until(() => http.waiting.length === 2)
+    http.answer(1, 200)
+    const [outcome] = await first
+    expect(outcome.state).toMatchObject({ callbackId: 'topic:0:5', status: 'DELIVERED', attempts: 1 })
+  } finally {
+    clock.mockRestore()
+    await dispatcher.stop(0)
+  }
 })

@@ -81,7 +81,9 @@ function describe (s, transferId) {
     const attempt = attr(s, 'switchyard.callback.attempt')
     const to = attr(s, 'switchyard.callback.to')
     const status = statusCodeOf(s)
-    const detail = [to ? `to ${to}` : '', status !== undefined ? `HTTP ${status}` : '', attempt > 1 ? `attempt ${attempt}` : ''].filter(Boolean).join(', ')
+    // Tried as the stage before committed it, ahead of the notification stage (CALLBACK_EARLY).
+    const early = attr(s, 'switchyard.callback.early') === true ? 'early' : ''
+    const detail = [to ? `to ${to}` : '', status !== undefined ? `HTTP ${status}` : '', attempt > 1 ? `attempt ${attempt}` : '', early].filter(Boolean).join(', ')
     return { kind: 'callback', label: `callback ${method}${error}`, stage: 'callback', detail }
   }
   const status = statusCodeOf(s)

@@ -29,6 +29,7 @@ const { createPacer } = require('./pacer')
 const { createOffsetCommits } = require('./offset-commits')
 const { createInFlight } = require('./in-flight')
 const { createKnownProgress } = require('./known-progress')
+const { watchSoleMember } = require('./sole-member')
 
 /**
  * @typedef {import('./envelope').IncomingMessage} IncomingMessage
@@ -60,6 +61,11 @@ const { createKnownProgress } = require('./known-progress')
  *   handler's callback ids are): after a chunk it committed itself, the reads are known to find
  *   nothing and are skipped (known-progress.js)
  * @property {{ afterDbCommit?: (info: { topic: string, partition: number, lastOffset: bigint }) => void | Promise<void> }} [hooks] test seams for fault injection
+ * @property {(messages: import('./envelope').WireMessage[]) => void} [onCommitted] hears what each
+ *   transaction emits as soon as it has committed, before it is produced: the messages are durable
+ *   from then on (stored with the progress row, produced or re-emitted), so a consumer of them in the
+ *   same process may act on them ahead of their records (the notification handler's callbacks,
+ *   CALLBACK_EARLY). Not called for what a redelivery re-emits.
  * @property {string} [stage] the stage name in traces and metrics (defaults to groupId)
  * @property {ConsumerObserver} [observer] told about every applied chunk (metrics)
  */
@@ -128,6 +134,7 @@ async function runConsumer (opts) {
   // What a reads-first consumer applied itself since it last joined its group.
   const known = createKnownProgress()
   for (const event of [consumer.events.GROUP_JOIN, consumer.events.REBALANCING]) consumer.on(event, () => known.newGeneration())
+  const membership = watchSoleMember(consumer, log)
   // After a crash we may re-emit a stored range that extends past the records
   // of the current fetch; remember it so the rest of that range is skipped.
   /** @type {Map<string, bigint>} */
@@ -460,6 +467,10 @@ async function runConsumer (opts) {
     for (const r of results.flat()) {
       try { if (r.afterCommit) r.afterCommit() } catch (err) { log.error({ err }, 'afterCommit failed') }
     }
+    if (opts.onCommitted) {
+      const emitted = results.flat().flatMap((r) => r.outgoing)
+      try { if (emitted.length) opts.onCommitted(emitted) } catch (err) { log.error({ err }, 'onCommitted failed') }
+    }
     const records = parts.reduce((n, p) => n + p.records.length, 0)
     pacer.observe(records, startedAt)
     if (observer.onTransaction) observer.onTransaction({ stage, records, partitions: parts.length })
@@ -576,6 +587,8 @@ async function runConsumer (opts) {
 
   return {
     consumer,
+    /** Whether this consumer owns every partition of its topics now: it is its group's only member. */
+    ownsAll: () => membership.sole,
     stop () {
       // Let the chunks in progress finish, commit every finished offset, then
       // leave the group: a graceful stop redelivers nothing, but a chunk that
