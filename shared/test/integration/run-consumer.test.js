@@ -65,7 +65,7 @@ async function scenario (partitions = 1) {
   return s
 }
 
-async function start (s, handlerOpts = {}, settingsOverrides = {}, mode = MODES[0], transactions = shared, withProducer = producer) {
+async function start (s, handlerOpts = {}, settingsOverrides = {}, mode = MODES[0], transactions = shared, withProducer = producer, onCommitted = undefined) {
   const readsFirst = mode.startsWith('reads first')
   const runner = await runConsumer({
     kafka: tk.kafka,
@@ -77,6 +77,7 @@ async function start (s, handlerOpts = {}, settingsOverrides = {}, mode = MODES[
     handleBatch: createEchoHandler({ table: s.table, outTopic: s.outTopic, viaWrites: readsFirst, ...handlerOpts }),
     readsFirst,
     transact: mode.includes('shared') ? transactions.run : undefined,
+    onCommitted,
     settings: { ...settings, ...settingsOverrides }
   })
   stops.push(() => runner.stop())
@@ -163,6 +164,35 @@ test('a rebalance commits what the consumer has finished before the group settle
   await start(s, {}, longInterval)
   await waitUntil(async () => (await committedTotal(s)) === 20, { what: 'the finished offsets committed at the rebalance' })
   expect(await effects(s)).toEqual(Object.fromEntries(sent.map((id) => [id, 1])))
+})
+
+test('onCommitted hears what each transaction emits once it has committed; ownsAll says whether the runner is its group\'s only member', async () => {
+  const s = await scenario(2)
+  const out = await tk.collect(s.outTopic)
+  /** @type {{ ids: string[], applied: number }[]} */
+  const heard = []
+  const onCommitted = (messages) => {
+    const sent = messages.map((m) => JSON.parse(m.value).id)
+    // Committed: the effects are there to read (counted once they are).
+    heard.push({ ids: sent, applied: -1 })
+    const entry = heard[heard.length - 1]
+    db(s.table).whereIn('id', sent).count({ n: '*' }).then(([row]) => { entry.applied = Number(row.n) })
+  }
+  const first = await start(s, {}, {}, MODES[0], shared, producer, onCommitted)
+  await waitUntil(() => first.ownsAll(), { what: 'the only member owning every partition' })
+  const sent = ids(12, 'h')
+  await tk.send(sent.map((id) => ({ topic: s.inTopic, key: id, value: { id } })))
+  await out.waitForCount(12)
+  await waitUntil(() => heard.every((h) => h.applied >= 0), { what: 'the effects of what was heard read back' })
+  expect(heard.flatMap((h) => h.ids).sort()).toEqual([...sent].sort())
+  expect(heard.every((h) => h.applied === h.ids.length)).toBe(true)
+
+  // A second member joins: neither owns every partition now.
+  const second = await start(s)
+  await waitUntil(() => !first.ownsAll() && !second.ownsAll(), { what: 'both members knowing they share the group' })
+  // Once it leaves, the first owns them all again.
+  await second.stop()
+  await waitUntil(() => first.ownsAll(), { timeoutMs: 60000, what: 'the first member alone again' })
 })
 
 test('records are applied in transactions of at most maxBatchSize', async () => {
