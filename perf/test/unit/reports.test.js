@@ -79,3 +79,14 @@ test('the HTML page: one row per event with its stage, self-contained, everythin
   expect(html).not.toMatch(/@import|url\(/i)
   expect(html).toContain("default-src 'none'")
 })
+
+test('a callback sent as its stage committed (CALLBACK_EARLY) is marked early in the detail', () => {
+  const spans = readBack(makeTrace().spans)
+  const callbacks = spans.filter((s) => s.kind === 'CLIENT' && s.attributes['switchyard.stage'] === 'callback' && s.attributes['switchyard.transfer_id'] === transferIdFor(0))
+  expect(callbacks.length).toBeGreaterThan(1)
+  callbacks[0].attributes['switchyard.callback.early'] = true
+  const report = buildReport(loaded(spans), { top: 1, transferIds: [transferIdFor(0)] })
+  const details = report.details[0].events.filter((e) => e.kind === 'callback').map((e) => e.detail)
+  expect(details.filter((d) => /, early$/.test(d))).toHaveLength(1)
+  expect(details.filter((d) => !/early/.test(d))).toHaveLength(callbacks.length - 1)
+})
