@@ -44,6 +44,12 @@ const { settledWithin } = require('@switchyard/shared/settled-within')
 
 /** How long a callback tried early waits for its record before it is forgotten. */
 const EARLY_KEEP_MS = 60000
+/**
+ * Most callbacks waiting for their records at once (some 30 MB). More wait
+ * only when the notification consumer lags far behind the stages, or a
+ * participant's lane is full; past this their records deliver them.
+ */
+const EARLY_MAX = 10000
 
 /**
  * What makes two callbacks the same one: everything that is sent, and to whom.
@@ -58,10 +64,11 @@ const contentKey = (job) => JSON.stringify([job.participant, job.endpointType, j
  *   http: ReturnType<typeof import('./deliver').createHttpClient>,
  *   writer: ReturnType<typeof import('./write-buffer').createWriteBuffer>,
  *   producer: { send: (messages: import('./message').WireMessage[]) => Promise<void> },
- *   deadLetterTopic: string, callbacks?: { attempt: (outcome: string, seconds: number) => void, failed: () => void } }} deps
- *   `callbacks` (metrics) hears each attempt's outcome and duration, and each callback that failed
+ *   deadLetterTopic: string, callbacks?: { attempt: (outcome: string, seconds: number) => void, failed: () => void }, earlyMax?: number }} deps
+ *   `callbacks` (metrics) hears each attempt's outcome and duration, and each callback that failed;
+ *   `earlyMax`: most callbacks tried early that wait for their records at once
  */
-function createDispatcher ({ config, logger, endpoints, http, writer, producer, deadLetterTopic, callbacks = NO_CALLBACK_METRICS }) {
+function createDispatcher ({ config, logger, endpoints, http, writer, producer, deadLetterTopic, callbacks = NO_CALLBACK_METRICS, earlyMax = EARLY_MAX }) {
   const limits = { baseMs: config.CALLBACK_BACKOFF_MS, maxMs: config.CALLBACK_MAX_BACKOFF_MS }
   const maxAttempts = config.CALLBACK_MAX_ATTEMPTS
   const concurrency = config.CALLBACK_CONCURRENCY
@@ -237,7 +244,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
   /**
    * Tries callbacks at once, ahead of their notification's record, which
    * deliverFirst then matches with them (adopt). A callback whose twin is
-   * already waiting is left to its record.
+   * already waiting is left to its record, and so is any beyond earlyMax.
    * @param {Job[]} jobs
    */
   function deliverEarly (jobs) {
@@ -248,6 +255,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
       early.delete(key)
     }
     for (const job of jobs) {
+      if (early.size >= earlyMax) return
       const key = contentKey(job)
       if (early.has(key)) continue
       job.callbackId = `early:${++earlySeq}`

@@ -32,7 +32,7 @@ function scriptedHttp () {
 
 const REGISTERED = { get: async () => ({ registered: true, value: 'http://dfsp.test/transfers/{{transferId}}' }) }
 
-function setup ({ config = CONFIG, endpoints = REGISTERED } = {}) {
+function setup ({ config = CONFIG, endpoints = REGISTERED, earlyMax = undefined } = {}) {
   const http = scriptedHttp()
   const written = { attempts: [], updates: [] }
   const deadLetters = []
@@ -43,7 +43,8 @@ function setup ({ config = CONFIG, endpoints = REGISTERED } = {}) {
     http: /** @type {any} */ (http),
     writer: /** @type {any} */ ({ attempt: (r) => written.attempts.push(r), update: (r) => written.updates.push(r) }),
     producer: { send: async (messages) => { deadLetters.push(...messages) } },
-    deadLetterTopic: 'dlq'
+    deadLetterTopic: 'dlq',
+    earlyMax
   })
   return { http, written, dispatcher, deadLetters }
 }
@@ -284,4 +285,21 @@ test('an early callback its record never reaches is forgotten after a minute; th
     clock.mockRestore()
     await dispatcher.stop(0)
   }
+})
+
+test('no more than earlyMax callbacks wait for their records; the rest are left to them', async () => {
+  const { http, dispatcher } = setup({ earlyMax: 2 })
+  const jobs = [job('p'), job('p'), job('p')]
+  dispatcher.deliverEarly(jobs.map((j) => ({ ...j })))
+  await until(() => http.waiting.length === 2)
+  await new Promise((resolve) => setTimeout(resolve, 10))
+  expect(http.waiting).toHaveLength(2)
+  // The third record's callback is its own; the first two adopt theirs.
+  const firsts = dispatcher.deliverFirst(jobs.map((j, i) => asRecord(j, `topic:0:${i}`)), LONG_WAIT_MS)
+  await until(() => http.waiting.length === 3)
+  for (let i = 0; i < 3; i++) http.answer(i, 200)
+  const outcomes = await firsts
+  expect(http.waiting.map((w) => w.req.url)).toEqual(jobs.map((j) => `http://dfsp.test${j.path}`))
+  expect(outcomes.map((o) => o.state && o.state.status)).toEqual(['DELIVERED', 'DELIVERED', 'DELIVERED'])
+  await dispatcher.stop(0)
 })
