@@ -52,13 +52,6 @@ const EARLY_KEEP_MS = 60000
 const EARLY_MAX = 10000
 
 /**
- * What makes two callbacks the same one: everything that is sent, and to whom.
- * Both sides compute it once the record's trace headers are in the job's.
- * @param {Job} job
- */
-const contentKey = (job) => JSON.stringify([job.participant, job.endpointType, job.method, job.path, job.transferId, job.headers, job.body])
-
-/**
  * @param {{ config: import('@switchyard/shared/config').Config, logger: import('pino').Logger,
  *   endpoints: ReturnType<typeof import('./endpoints').createEndpointCache>,
  *   http: ReturnType<typeof import('./deliver').createHttpClient>,
@@ -139,6 +132,11 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     // Stopping: the row stays PENDING in the database and is released for others.
     if (stopping) {
       held.delete(job.callbackId)
+      return
+    }
+    // Tried early and not adopted yet: its next step waits for its record.
+    if (job.earlyAt !== undefined) {
+      job.parkedFor = Date.now() + ms
       return
     }
     if (ms <= 0) return ready(job)
@@ -223,7 +221,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
         known.unwrittenAt = now
         return known
       }
-      const tried = early.size ? adopt(job.callbackId, contentKey(job), now) : undefined
+      const tried = early.size && job.content ? adopt(job.callbackId, job.content, now) : undefined
       if (tried) return tried
       job.notes = []
       job.unwrittenAt = now
@@ -251,13 +249,13 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     if (stopping) return
     const now = Date.now()
     for (const [key, job] of early) {
-      if (job.earlyAt === undefined || job.earlyAt > now - EARLY_KEEP_MS) break
+      if ((job.earlyAt ?? 0) > now - EARLY_KEEP_MS) break
       early.delete(key)
     }
     for (const job of jobs) {
       if (early.size >= earlyMax) return
-      const key = contentKey(job)
-      if (early.has(key)) continue
+      const key = job.content
+      if (!key || early.has(key)) continue
       job.callbackId = `early:${++earlySeq}`
       job.earlyAt = now
       job.notes = []
@@ -282,23 +280,13 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     job.unwrittenAt = now
     unwritten.set(callbackId, job)
     if (!job.done && !stopping) held.set(callbackId, job)
-    // Its next attempt was put off until now.
+    // Its next step was put off until now (waitFor).
     if (job.parkedFor !== undefined) {
       const ms = job.parkedFor - now
       job.parkedFor = undefined
-      if (!stopping) waitFor(job, ms)
+      waitFor(job, ms)
     }
     return job
-  }
-
-  /**
-   * An early callback's next step waits for adoption.
-   * @param {Job} job @param {number} ms @returns {boolean} whether it was parked
-   */
-  function parked (job, ms) {
-    if (job.earlyAt === undefined) return false
-    job.parkedFor = Date.now() + ms
-    return true
   }
 
   /**
@@ -360,9 +348,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     } catch (err) {
       // The database failed, not the participant: retry without spending an attempt.
       logger.warn({ err, participant: job.participant }, 'could not read callback endpoints')
-      const delay = retryDelay(job.attempts + 1, limits)
-      if (!parked(job, delay)) waitFor(job, delay)
-      return
+      return waitFor(job, retryDelay(job.attempts + 1, limits))
     }
     const n = job.attempts + 1
     const at = new Date()
@@ -409,17 +395,17 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     job.lastError = error
     if (job.exhausted || n >= maxAttempts) {
       job.exhausted = true
-      // Dead-lettered once it is adopted, as its record's own.
-      if (parked(job, 0)) return
       return giveUp(job)
     }
     const delay = retryDelay(n, limits)
     note(job, 'update', { callbackId: job.callbackId, status: 'PENDING', attempts: n, lastError: error, nextAttemptAt: new Date(Date.now() + delay), deliveredAt: null })
-    if (!parked(job, delay)) waitFor(job, delay)
+    waitFor(job, delay)
   }
 
   /** Dead-letters, then records FAILED. @param {Job} job */
   async function giveUp (job) {
+    // Tried early: dead-lettered once adopted, as its record's own.
+    if (job.earlyAt !== undefined) return waitFor(job, 0)
     try {
       await producer.send([toWire(failedToDeadLetter(job, deadLetterTopic))])
     } catch (err) {

@@ -41,15 +41,12 @@ function createHandleBatch ({ repository, dispatcher, deadLetterTopic, inlineWai
     /** @type {import('./message').OutgoingMessage[]} */
     const outgoing = []
     for (const record of messages) {
-      const { job, problem } = toJob(record)
+      const { job, problem } = callbackOf(record)
       if (!job) {
         outgoing.push(invalidToDeadLetter(record, problem, deadLetterTopic))
         continue
       }
       if (existing.has(job.callbackId)) continue
-      // The stage span's trace context travels with the callback, so its
-      // delivery (now, or later by another replica) joins the transfer's trace.
-      Object.assign(job.headers, traceHeaders(record))
       jobs.push(job)
     }
     if (!jobs.length) return { outgoing }
@@ -74,12 +71,29 @@ function earlyJobs (messages) {
   for (const m of messages) {
     let value
     try { value = JSON.parse(m.value) } catch { continue }
-    const { job } = toJob({ topic: m.topic, partition: -1, offset: -1n, key: m.key, value, headers: m.headers, timestamp: 0, raw: null })
-    if (!job) continue
-    Object.assign(job.headers, traceHeaders({ headers: m.headers }))
-    jobs.push(job)
+    // Not a record yet: no partition or offset.
+    const { job } = callbackOf({ topic: m.topic, partition: -1, offset: -1n, key: m.key, value, headers: m.headers, timestamp: 0, raw: m.value })
+    if (job) jobs.push(job)
   }
   return jobs
+}
+
+/**
+ * The callback a notification record asks for, as the dispatcher holds it.
+ * The record's trace context travels with it, so that its delivery (now, or
+ * later by another replica) joins the transfer's trace. `content` is the
+ * notification's text with that context: everything the callback is made of,
+ * so a callback tried early (earlyJobs) and its record meet by it without
+ * comparing fields.
+ * @param {import('./message').IncomingMessage} record
+ */
+function callbackOf (record) {
+  const { job, problem } = toJob(record)
+  if (!job) return { problem }
+  const trace = traceHeaders(record)
+  Object.assign(job.headers, trace)
+  job.content = `${trace.traceparent ?? ''} ${trace.tracestate ?? ''}\n${record.raw}`
+  return { job }
 }
 
 /**

@@ -24,12 +24,13 @@ const MAX = { to: 128, transferId: 36, endpointType: 64, path: 256, headers: 655
  * attempt in flight; `done` says it was delivered or given up. A callback
  * tried early (dispatcher.deliverEarly) has `earlyAt`, when it was handed
  * over, until its record adopts it, and `parkedFor`, when its next step is
- * due, if that step waits for the adoption.
+ * due, if that step waits for the adoption. `content` is what makes two
+ * callbacks one: the notification's text with its trace context (handle.js).
  * @typedef {{ callbackId: string, participant: string, transferId: string | null, endpointType: string,
  *   method: string, path: string, headers: Record<string, string>, body: string | null, attempts: number,
  *   dueInMs: number, lastError?: string | null, exhausted?: boolean, lost?: boolean,
  *   notes?: import('./dispatcher').Note[], noted?: number, unwrittenAt?: number, running?: Promise<void>,
- *   done?: boolean, earlyAt?: number, parkedFor?: number }} Job
+ *   done?: boolean, earlyAt?: number, parkedFor?: number, content?: string }} Job
  */
 
 /**

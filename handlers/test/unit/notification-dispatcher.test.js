@@ -15,7 +15,8 @@ const LONG_WAIT_MS = 60000 // a deliverFirst that waits this long fails the test
 let n = 0
 function job (participant) {
   n++
-  return { callbackId: `cb-${n}`, participant, transferId: `t-${n}`, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_PUT', method: 'PUT', path: `/transfers/t-${n}`, headers: {}, body: '{}', attempts: 0, dueInMs: 0 }
+  // content: what the notification's text would be (handle.js callbackOf).
+  return { callbackId: `cb-${n}`, participant, transferId: `t-${n}`, endpointType: 'FSPIOP_CALLBACK_URL_TRANSFER_PUT', method: 'PUT', path: `/transfers/t-${n}`, headers: {}, body: '{}', attempts: 0, dueInMs: 0, content: ` \n{"to":"${participant}","n":${n}}` }
 }
 
 /** An HTTP client whose answers the test gives, per request, in order. */
@@ -252,7 +253,7 @@ test('a record whose content differs is not taken for an early callback; a twin 
   await until(() => http.waiting.length === 1)
   http.answer(0, 200)
   // Another body: a callback of its own.
-  const other = { ...asRecord(j, 'topic:0:1'), body: '{"x":1}' }
+  const other = { ...asRecord(j, 'topic:0:1'), body: '{"x":1}', content: `${j.content.slice(0, -1)},"body":{"x":1}}` }
   const firsts = dispatcher.deliverFirst([other, asRecord(j, 'topic:0:2'), asRecord(j, 'topic:0:3')], LONG_WAIT_MS)
   await until(() => http.waiting.length === 3)
   http.answer(1, 200)

@@ -237,15 +237,22 @@ function createPipelinedClient ({ timeoutMs, pipelining = 16, connections = 64, 
       dead = true
       route.conns.delete(conn)
       socket.destroy()
-      let waiting = inFlight.splice(0)
-      if (err && answered > 0 && !heard && STALE.has(/** @type {any} */ (err).code)) {
-        // A kept-alive connection the server had closed: nothing of these was
-        // answered, and the idempotent ones go once more, first, elsewhere.
-        const again = waiting.filter((p) => IDEMPOTENT.has(p.method) && !p.resent)
-        for (const p of again) p.resent = true
-        route.queue.unshift(...again)
-        waiting = waiting.filter((p) => !again.includes(p))
+      /** @type {Pending[]} */
+      const waiting = []
+      // A kept-alive connection the server had closed: nothing of these was
+      // answered, and the idempotent ones go once more, first, elsewhere.
+      const stale = err !== null && answered > 0 && !heard && STALE.has(/** @type {any} */ (err).code)
+      /** @type {Pending[]} */
+      const again = []
+      for (const p of inFlight.splice(0)) {
+        if (stale && IDEMPOTENT.has(p.method) && !p.resent) {
+          p.resent = true
+          again.push(p)
+        } else {
+          waiting.push(p)
+        }
       }
+      route.queue.unshift(...again)
       if (waiting.length) {
         const cause = err || httpError(`connection to ${route.key} closed`, 'HTTP_CONNECTION_CLOSED')
         waiting[0].reject(cause)
