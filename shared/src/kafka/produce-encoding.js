@@ -13,11 +13,11 @@
 // The bytes are kafkajs's, byte for byte: a unit test compares the two on
 // every shape the producer can be handed (keys, values and headers as strings,
 // Buffers or null, header arrays, timestamps, several topics and partitions,
-// transactional fields). The broker checks each batch's CRC, and every
+// transactional fields). The broker checks each batch's CRC (crc32c.js), and every
 // integration test produces through this encoder.
 
 const Encoder = require('kafkajs/src/protocol/encoder')
-const crc32C = require('kafkajs/src/protocol/recordBatch/crc32C')
+const { crc32c } = require('./crc32c')
 
 const MAGIC_BYTE = 2
 const TRANSACTIONAL_MASK = 16
@@ -222,7 +222,7 @@ function encodeProduceRequest ({ acks, timeout, transactionalId = null, producer
           w.bytes(x.value)
         }
       })
-      w.buf.writeUInt32BE(crc32C(w.buf.subarray(bodyAt, w.offset)), crcAt)
+      w.buf.writeUInt32BE(crc32c(w.buf.subarray(bodyAt, w.offset)), crcAt)
     }
   }
   if (w.offset !== size) throw new Error(`produce request encoded to ${w.offset} bytes, ${size} planned`)
