@@ -53,7 +53,8 @@ function registerTracing (role) {
   // process's busy time at light load (docs/performance.md, forty-second
   // round). The hook is only needed until mysql2 is patched: it is loaded
   // here, through the hook, and the hook is then taken out (what
-  // require-in-the-middle's own unhook does).
+  // require-in-the-middle's own unhook does). An instrumentation added to
+  // the list below needs its module loaded here too, before the hook goes.
   const Module = require('node:module')
   const plainRequire = Module.prototype.require
   const plainBuiltin = process.getBuiltinModule
