@@ -224,12 +224,8 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
       const tried = early.size && job.content ? adopt(job.callbackId, job.content, now) : undefined
       if (tried) return tried
       job.notes = []
-      job.unwrittenAt = now
-      unwritten.set(job.callbackId, job)
-      if (!stopping) {
-        held.set(job.callbackId, job)
-        ready(job)
-      }
+      own(job, now)
+      if (!stopping) ready(job)
       return job
     })
     /** @type {Promise<void>[]} */
@@ -277,9 +273,7 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
     job.callbackId = callbackId
     job.earlyAt = undefined
     for (const n of job.notes || []) n.row.callbackId = callbackId
-    job.unwrittenAt = now
-    unwritten.set(callbackId, job)
-    if (!job.done && !stopping) held.set(callbackId, job)
+    own(job, now)
     // Its next step was put off until now (waitFor).
     if (job.parkedFor !== undefined) {
       const ms = job.parkedFor - now
@@ -287,6 +281,17 @@ function createDispatcher ({ config, logger, endpoints, http, writer, producer, 
       waitFor(job, ms)
     }
     return job
+  }
+
+  /**
+   * Makes a callback deliverFirst's own: unwritten until its batch's rows
+   * are, and held (its attempts still to come) unless it is done.
+   * @param {Job} job @param {number} now
+   */
+  function own (job, now) {
+    job.unwrittenAt = now
+    unwritten.set(job.callbackId, job)
+    if (!job.done && !stopping) held.set(job.callbackId, job)
   }
 
   /**
